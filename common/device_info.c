@@ -1,0 +1,54 @@
+#include "device_info.h"
+
+#include <stdio.h>
+
+#include <cuda_runtime_api.h>
+
+int device_count(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError(); /* clear the error so later calls start clean */
+        return 0;
+    }
+    return count;
+}
+
+void device_describe(char *out, size_t size)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        const char *why = "the device count is 0";
+        if (err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice)
+            why = "no NVIDIA driver or GPU found";
+        else if (err != cudaSuccess)
+            why = cudaGetErrorString(err);
+        snprintf(out, size, "no CUDA device (%s)", why);
+        cudaGetLastError();
+        return;
+    }
+    int dev = 0, driver = 0, runtime = 0;
+    struct cudaDeviceProp prop;
+    cudaGetDevice(&dev);
+    if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
+        snprintf(out, size, "CUDA device %d (properties unavailable)", dev);
+        return;
+    }
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    snprintf(out, size,
+             "%s, sm_%d%d, %d SMs, %d MiB L2, %.0f GiB, driver %d.%d, runtime %d.%d",
+             prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+             prop.l2CacheSize >> 20, (double)prop.totalGlobalMem / (1 << 30),
+             driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+}
+
+size_t device_l2_bytes(void)
+{
+    int dev = 0, l2 = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) != cudaSuccess)
+        return 0;
+    return (size_t)l2;
+}

@@ -1,0 +1,38 @@
+/* The steps every GPU correctness check repeats, each failing the test with
+ * a message that says what went wrong and where to read about it. */
+#ifndef GPU_CHECKS_H
+#define GPU_CHECKS_H
+
+#include "compare.h"
+#include "device_buffer.h"
+#include "lab_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The entry point must have returned LAB_OK, and the kernel it launched must
+ * finish without a fault (synchronises). `call` describes it for messages. */
+void gpu_expect_ok(lab_status status, const char *call);
+
+/* No write landed in the guard zones around `buf`. */
+void gpu_expect_guards_intact(const device_buffer *buf, const char *call);
+
+/* An input came back unchanged. */
+void gpu_expect_unchanged(const device_buffer *buf, const void *host, const char *call);
+
+/* Downloads `out` and compares it with ref; `hint` says which TODO and
+ * handout section to read when it differs. */
+void gpu_expect_floats(const device_buffer *out, const double *ref, const compare_spec *spec,
+                       const char *call, const char *hint);
+
+/* A bad-input call must return `expected` and leave `untouched` (poisoned
+ * before the call) exactly as it was: no launch, no write. */
+void gpu_expect_rejected(lab_status status, lab_status expected, const device_buffer *untouched,
+                         const char *call);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

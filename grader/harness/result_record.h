@@ -1,0 +1,42 @@
+/* What a test child tells its parent: kept in memory shared across fork(),
+ * so it survives even when the child later crashes or is killed. */
+#ifndef RESULT_RECORD_H
+#define RESULT_RECORD_H
+
+#include <stdio.h>
+
+enum {
+    RECORD_MAX_METRICS = 24,
+    RECORD_TEXT_BYTES = 2048,
+    RECORD_DEVICE_BYTES = 256
+};
+
+typedef struct {
+    char name[48];
+    char unit[16];
+    double value;
+} record_metric;
+
+typedef struct {
+    int skipped;
+    char message[RECORD_TEXT_BYTES]; /* why it failed or was skipped */
+    char notes[RECORD_TEXT_BYTES];   /* informational lines */
+    int metric_count;
+    record_metric metrics[RECORD_MAX_METRICS];
+    char device[RECORD_DEVICE_BYTES];
+} result_record;
+
+typedef enum {
+    OUTCOME_PASS,
+    OUTCOME_FAIL,
+    OUTCOME_SKIP,
+    OUTCOME_CRASH,
+    OUTCOME_TIMEOUT
+} outcome_status;
+
+const char *outcome_name(outcome_status status); /* "pass", "fail", ... */
+
+/* Writes `text` as a JSON string literal (quotes and escapes included). */
+void json_write_string(FILE *out, const char *text);
+
+#endif

@@ -1,0 +1,46 @@
+/* A speed check: the student's kernel against a baseline in the same process,
+ * interleaved, as a ratio against a threshold from rubric.h.
+ *
+ * ratio = median(baseline time) / median(student time), so "2.0" means the
+ * student's kernel runs twice as fast. When the baseline is a copy kernel
+ * moving the same bytes, the ratio is the fraction of copy bandwidth. A ratio
+ * less than RECHECK_BAND below its threshold is measured once more, with
+ * twice the runs, before it fails: one noisy measurement must not cost
+ * points. */
+#ifndef SPEED_CHECK_H
+#define SPEED_CHECK_H
+
+#include "timing.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *ratio_name;   /* metric name, e.g. "fraction_of_copy_bandwidth" */
+    const char *description;  /* e.g. "2D kernel vs copy kernel, 8192x8192" */
+    double threshold;         /* pass when ratio >= threshold */
+    double bytes_per_launch;  /* for GB/s in the report (0: not reported) */
+    double flops_per_launch;  /* for GFLOP/s in the report (0: not reported) */
+    const char *hint;         /* printed on failure: what usually causes it, where to read */
+} speed_spec;
+
+/* Relative band below the threshold that triggers one re-measurement. */
+#define SPEED_RECHECK_BAND 0.15
+
+/* Measures, records metrics (times, rates, ratio, spread, threshold) and
+ * returns the ratio; fails the test (GRADER_FAIL) when it stays below the
+ * threshold or a launch returns an error. */
+double speed_check(timed_launch student, void *student_ctx, timed_launch baseline,
+                   void *baseline_ctx, const timing_plan *plan, const speed_spec *spec);
+
+/* The same measurement without judging it (calibration, self-tests). */
+int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline,
+                  void *baseline_ctx, const timing_plan *plan, const speed_spec *spec,
+                  timing_ab_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

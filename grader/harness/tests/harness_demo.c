@@ -1,0 +1,61 @@
+/* A suite whose tests pass, fail, crash, hang and skip on purpose: the
+ * harness must report each as exactly that and keep going. Run by
+ * check_harness_demo.cmake, which reads the results file. */
+#include <signal.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static void passes(void **state)
+{
+    (void)state;
+    grader_metric("answer", 42.0, "x");
+}
+
+static void fails(void **state)
+{
+    (void)state;
+    GRADER_CHECK(1 + 1 == 3, "arithmetic is broken: %d", 1 + 1);
+}
+
+static void crashes(void **state)
+{
+    (void)state;
+    raise(SIGSEGV);
+}
+
+static void hangs(void **state)
+{
+    (void)state;
+    for (;;)
+        pause();
+}
+
+static void exits_early(void **state)
+{
+    (void)state;
+    _exit(3);
+}
+
+static void skips(void **state)
+{
+    (void)state;
+    grader_require_gpu(); /* this machine may have a GPU: skip explicitly too */
+    skip();
+}
+
+static const grader_test tests[] = {
+    {"passes", GROUP_CPU, passes, 1, 0},
+    {"fails", GROUP_CPU, fails, 2, 0},
+    {"crashes", GROUP_CPU, crashes, 3, 0},
+    {"hangs", GROUP_CPU, hangs, 4, 1},
+    {"exits_early", GROUP_CPU, exits_early, 5, 0},
+    {"skips", GROUP_CPU, skips, 6, 0},
+};
+
+int main(int argc, char **argv)
+{
+    grader_suite suite = {"demo", "harness demo", "grader/harness/harness.h", "self-test",
+                          tests, sizeof tests / sizeof tests[0]};
+    return grader_main(&suite, argc, argv);
+}

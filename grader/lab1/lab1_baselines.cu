@@ -1,0 +1,40 @@
+/* Baseline kernels the lab 1 speed check compares against. */
+#include "lab1_checks.h"
+
+#include "cuda_check.h"
+
+__global__ void copy_kernel(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[i];
+}
+
+extern "C" lab_status lab1_baseline_copy(const float *in, float *out, int n)
+{
+    copy_kernel<<<(n + 255) / 256, 256>>>(in, out, n);
+    LAB_LAUNCH_CHECK();
+    return LAB_OK;
+}
+
+__global__ void image_double_swapped_kernel(const float *in, float *out, int width, int height)
+{
+    /* The mistake on purpose: x walks down a column, so the 16 threads of a
+     * half-warp touch 16 different rows, width*4 bytes apart. */
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    int col = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < height && col < width) {
+        long long offset = (long long)row * width + col;
+        out[offset] = 2.0f * in[offset];
+    }
+}
+
+extern "C" lab_status lab1_baseline_image_double_swapped(const float *in, float *out, int width,
+                                                         int height)
+{
+    dim3 block(16, 16);
+    dim3 grid((height + 15) / 16, (width + 15) / 16);
+    image_double_swapped_kernel<<<grid, block>>>(in, out, width, height);
+    LAB_LAUNCH_CHECK();
+    return LAB_OK;
+}

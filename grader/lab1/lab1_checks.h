@@ -1,0 +1,43 @@
+/* Lab 1 grader: the tests (CPU simulation and GPU runs) and the baselines. */
+#ifndef LAB1_CHECKS_H
+#define LAB1_CHECKS_H
+
+#include "lab1.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CPU: the student's index helpers on simulated launches. */
+void cpu_global_index_1d_coverage(void **state);
+void cpu_blocks_for_is_ceil_div(void **state);
+void cpu_pixel_offset_coverage(void **state);
+void cpu_pixel_offset_layout(void **state);
+void cpu_image_grid_covers_image(void **state);
+void cpu_voxel_coords(void **state);
+void cpu_voxel_offset_coverage_and_layout(void **state);
+void cpu_volume_grid_covers_volume(void **state);
+void cpu_grid_stride_coverage(void **state);
+void cpu_warp_and_lane(void **state);
+
+/* GPU: the student's kernels. */
+void gpu_vector_add(void **state);
+void gpu_image_double(void **state);
+void gpu_volume_depth_scale(void **state);
+void gpu_scale_grid_stride(void **state);
+void gpu_whoami(void **state);
+void gpu_rejects_bad_input(void **state);
+void gpu_image_bandwidth(void **state);
+void selftest_swapped_mapping_is_slow(void **state);
+
+/* Baselines (lab1_baselines.cu). */
+lab_status lab1_baseline_copy(const float *in, float *out, int n);
+/* The image kernel with threadIdx.x picking the ROW: what a swapped mapping
+ * costs. Correct output, uncoalesced access. */
+lab_status lab1_baseline_image_double_swapped(const float *in, float *out, int width, int height);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,379 @@
+/* Lab 1 CPU checks: the student's index helpers, called for every thread of
+ * a simulated launch. Each check uses the grader's own launch shape where it
+ * grades a different helper, so one wrong TODO fails one check. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "lab1_checks.h"
+#include "launch_sim.h"
+
+static const char HANDOUT[] = "handouts/lab1-indexing.md";
+
+static lab_dim3 dim3_of(int x, int y, int z)
+{
+    lab_dim3 d = {x, y, z};
+    return d;
+}
+
+static int ceil_div(int n, int d) { return (n + d - 1) / d; }
+
+/* Fails with a coverage report: which element nobody wrote, which was
+ * written twice, which write fell outside. */
+static void expect_exact_coverage(coverage_map *map, const char *what, const char *todo,
+                                  const char *section)
+{
+    coverage_summary s;
+    int ok = coverage_summarize(map, &s);
+    char problems[320] = "";
+    size_t used = 0;
+    if (s.never)
+        used += (size_t)snprintf(problems + used, sizeof problems - used,
+                                 " %zu were never written (first: element %lld);", s.never,
+                                 s.first_never);
+    if (s.repeated && used < sizeof problems)
+        used += (size_t)snprintf(problems + used, sizeof problems - used,
+                                 " %zu were written more than once (first: element %lld);",
+                                 s.repeated, s.first_repeated);
+    if (map->out_of_range && used < sizeof problems)
+        snprintf(problems + used, sizeof problems - used,
+                 " %zu writes fell outside the data (first: index %lld);", map->out_of_range,
+                 map->first_out_of_range);
+    coverage_free(map);
+    GRADER_CHECK(ok, "TODO(%s) %s: every element must be written by exactly one thread, but%s "
+                 "see %s, section %s.", todo, what, problems, HANDOUT, section);
+}
+
+/* ---------------------------------------------------------- TODO 1.1 */
+
+typedef struct {
+    coverage_map map;
+    int n;
+} vector_sim;
+
+static int visit_vector(const sim_thread *t, void *ctx)
+{
+    vector_sim *sim = ctx;
+    int i = lab1_global_index_1d(t->block_idx, t->block_dim, t->thread_idx);
+    if (i < sim->n) /* the kernel's bounds test */
+        coverage_record(&sim->map, i);
+    return 0;
+}
+
+void cpu_global_index_1d_coverage(void **state)
+{
+    (void)state;
+    /* One thread first: a message about thread (1, 3) is easier to act on
+     * than a coverage count. */
+    int got = lab1_global_index_1d(dim3_of(1, 0, 0), dim3_of(LAB1_BLOCK_1D, 1, 1),
+                                   dim3_of(3, 0, 0));
+    GRADER_CHECK(got == LAB1_BLOCK_1D + 3,
+                 "TODO(1.1) lab1_global_index_1d: thread 3 of block 1 (blocks of %d threads) "
+                 "returned %d; counting from 0, it is thread number %d of the grid. See %s, section 2.",
+                 LAB1_BLOCK_1D, got, LAB1_BLOCK_1D + 3, HANDOUT);
+    const int sizes[] = {1, 31, 32, 33, 255, 256, 257, 1000003};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        vector_sim sim = {.n = sizes[k]};
+        GRADER_CHECK(coverage_init(&sim.map, (size_t)sim.n), "out of memory");
+        launch_sim_run(dim3_of(ceil_div(sim.n, LAB1_BLOCK_1D), 1, 1),
+                       dim3_of(LAB1_BLOCK_1D, 1, 1), visit_vector, &sim);
+        char what[96];
+        snprintf(what, sizeof what, "lab1_global_index_1d with n=%d", sim.n);
+        expect_exact_coverage(&sim.map, what, "1.1", "2");
+    }
+}
+
+/* ---------------------------------------------------------- TODO 1.2 */
+
+void cpu_blocks_for_is_ceil_div(void **state)
+{
+    (void)state;
+    const int sizes[] = {1, 31, 32, 33, 255, 256, 257, 1000003, 1073741825};
+    const int blocks[] = {32, 256, 1024};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k)
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; ++b) {
+            int n = sizes[k], bs = blocks[b];
+            long long want = ((long long)n + bs - 1) / bs;
+            int got = lab1_blocks_for(n, bs);
+            GRADER_CHECK(got == want,
+                         "TODO(1.2) lab1_blocks_for(n=%d, block_size=%d) returned %d, expected "
+                         "%lld: %s. See %s, section 3.",
+                         n, bs, got, want,
+                         (long long)got * bs < n
+                             ? "too few blocks, the last elements get no thread"
+                             : "a whole block would have nothing to do",
+                         HANDOUT);
+        }
+}
+
+/* ---------------------------------------------------------- TODO 1.4 */
+
+typedef struct {
+    coverage_map map;
+    int width, height;
+    long long bad_offset; /* a thread inside the image got -1, or outside got >= 0 */
+    lab_dim3 bad_block, bad_thread;
+    int found_bad;
+} image_sim;
+
+static int visit_image(const sim_thread *t, void *ctx)
+{
+    image_sim *sim = ctx;
+    long long off = lab1_pixel_offset(t->block_idx, t->block_dim, t->thread_idx, sim->width,
+                                      sim->height);
+    if (off >= 0)
+        coverage_record(&sim->map, off);
+    else if (off != -1 && !sim->found_bad) {
+        sim->found_bad = 1;
+        sim->bad_offset = off;
+        sim->bad_block = t->block_idx;
+        sim->bad_thread = t->thread_idx;
+    }
+    return 0;
+}
+
+void cpu_pixel_offset_coverage(void **state)
+{
+    (void)state;
+    /* The course's 76x62 image, single rows and columns, and sizes one
+     * above/below the 16-thread block edge. */
+    const int shapes[][2] = {{76, 62}, {1, 4097}, {4097, 1}, {1, 1}, {15, 17}, {17, 15},
+                             {1000, 3}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+        image_sim sim = {.width = shapes[k][0], .height = shapes[k][1]};
+        GRADER_CHECK(coverage_init(&sim.map, (size_t)sim.width * sim.height), "out of memory");
+        lab_dim3 grid = dim3_of(ceil_div(sim.width, LAB1_IMAGE_BLOCK_X),
+                                ceil_div(sim.height, LAB1_IMAGE_BLOCK_Y), 1);
+        launch_sim_run(grid, dim3_of(LAB1_IMAGE_BLOCK_X, LAB1_IMAGE_BLOCK_Y, 1), visit_image,
+                       &sim);
+        if (sim.found_bad) {
+            coverage_free(&sim.map);
+            GRADER_FAIL("TODO(1.4) lab1_pixel_offset on a %dx%d image: thread (%d,%d) of block "
+                        "(%d,%d) returned %lld; offsets are >= 0, and -1 means 'outside the "
+                        "image'. See %s, section 4.",
+                        sim.width, sim.height, sim.bad_thread.x, sim.bad_thread.y,
+                        sim.bad_block.x, sim.bad_block.y, sim.bad_offset, HANDOUT);
+        }
+        char what[96];
+        snprintf(what, sizeof what, "lab1_pixel_offset on a %dx%d (width x height) image",
+                 sim.width, sim.height);
+        expect_exact_coverage(&sim.map, what, "1.4", "4");
+    }
+}
+
+void cpu_pixel_offset_layout(void **state)
+{
+    (void)state;
+    const int width = 76, height = 62;
+    lab_dim3 block = dim3_of(LAB1_IMAGE_BLOCK_X, LAB1_IMAGE_BLOCK_Y, 1);
+    for (int by = 0; by < ceil_div(height, block.y); ++by)
+        for (int bx = 0; bx < ceil_div(width, block.x); ++bx)
+            for (int ty = 0; ty < block.y; ++ty)
+                for (int tx = 0; tx < block.x; ++tx) {
+                    int col = bx * block.x + tx, row = by * block.y + ty;
+                    long long want = (col < width && row < height)
+                                         ? (long long)row * width + col : -1;
+                    long long got = lab1_pixel_offset(dim3_of(bx, by, 0), block,
+                                                      dim3_of(tx, ty, 0), width, height);
+                    if (got == want)
+                        continue;
+                    int swapped = want >= 0 && got == (long long)col * height + row;
+                    GRADER_FAIL("TODO(1.4) lab1_pixel_offset, 76x62 image: thread (%d,%d) of "
+                                "block (%d,%d) owns row %d, column %d, so its offset is %lld; "
+                                "got %lld. %s See %s, section 4.",
+                                tx, ty, bx, by, row, col, want, got,
+                                swapped ? "x and y are swapped: threadIdx.x must pick the "
+                                          "COLUMN so that a warp reads one contiguous row."
+                                        : "x must pick the column and y the row.",
+                                HANDOUT);
+                }
+}
+
+/* ---------------------------------------------------------- TODO 1.5 */
+
+static void expect_grid(lab_dim3 got, lab_dim3 want, const char *call, const char *todo,
+                        const char *section)
+{
+    GRADER_CHECK(got.x == want.x && got.y == want.y && got.z == want.z,
+                 "TODO(%s) %s returned a grid of %dx%dx%d blocks, expected %dx%dx%d: the "
+                 "fewest blocks that still give every element a thread. See %s, section %s.",
+                 todo, call, got.x, got.y, got.z, want.x, want.y, want.z, HANDOUT, section);
+}
+
+void cpu_image_grid_covers_image(void **state)
+{
+    (void)state;
+    const int shapes[][2] = {{76, 62}, {1, 4097}, {4097, 1}, {16, 16}, {17, 15}, {8192, 8192}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+        int w = shapes[k][0], h = shapes[k][1];
+        char call[64];
+        snprintf(call, sizeof call, "lab1_image_grid(%d, %d)", w, h);
+        expect_grid(lab1_image_grid(w, h),
+                    dim3_of(ceil_div(w, LAB1_IMAGE_BLOCK_X), ceil_div(h, LAB1_IMAGE_BLOCK_Y), 1),
+                    call, "1.5", "4");
+    }
+}
+
+/* ------------------------------------------------------ TODO 1.6 - 1.8 */
+
+static const int volume_shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {33, 17, 9}, {65, 1, 70},
+                                       {3, 130, 5}, {8, 8, 4}};
+
+void cpu_voxel_coords(void **state)
+{
+    (void)state;
+    lab_dim3 block = dim3_of(LAB1_VOLUME_BLOCK_X, LAB1_VOLUME_BLOCK_Y, LAB1_VOLUME_BLOCK_Z);
+    lab_dim3 samples[][2] = {{{0, 0, 0}, {0, 0, 0}}, {{2, 3, 4}, {1, 5, 3}},
+                             {{7, 0, 1}, {7, 7, 0}}, {{0, 9, 0}, {3, 0, 2}}};
+    for (size_t k = 0; k < sizeof samples / sizeof samples[0]; ++k) {
+        lab_dim3 b = samples[k][0], t = samples[k][1];
+        lab_dim3 want = dim3_of(b.x * block.x + t.x, b.y * block.y + t.y, b.z * block.z + t.z);
+        lab_dim3 got = lab1_voxel_coords(b, block, t);
+        GRADER_CHECK(got.x == want.x && got.y == want.y && got.z == want.z,
+                     "TODO(1.6) lab1_voxel_coords: thread (%d,%d,%d) of block (%d,%d,%d), "
+                     "blocks of %dx%dx%d, returned (%d,%d,%d), expected (%d,%d,%d). Each "
+                     "dimension works like the 1D index. See %s, section 5.",
+                     t.x, t.y, t.z, b.x, b.y, b.z, block.x, block.y, block.z, got.x, got.y, got.z,
+                     want.x, want.y, want.z, HANDOUT);
+    }
+}
+
+typedef struct {
+    coverage_map map;
+    int nx, ny, nz;
+    int layout_errors;
+    lab_dim3 first_bad;
+    long long first_got, first_want;
+} volume_sim;
+
+static int visit_volume(const sim_thread *t, void *ctx)
+{
+    volume_sim *sim = ctx;
+    /* The grader's own coordinates, so only TODO(1.7) is graded here. */
+    lab_dim3 c = dim3_of(t->block_idx.x * t->block_dim.x + t->thread_idx.x,
+                         t->block_idx.y * t->block_dim.y + t->thread_idx.y,
+                         t->block_idx.z * t->block_dim.z + t->thread_idx.z);
+    long long got = lab1_voxel_offset(c, sim->nx, sim->ny, sim->nz);
+    int inside = c.x < sim->nx && c.y < sim->ny && c.z < sim->nz;
+    long long want = inside ? ((long long)c.z * sim->ny + c.y) * sim->nx + c.x : -1;
+    if (got != want && sim->layout_errors++ == 0) {
+        sim->first_bad = c;
+        sim->first_got = got;
+        sim->first_want = want;
+    }
+    if (got >= 0)
+        coverage_record(&sim->map, got);
+    return 0;
+}
+
+void cpu_voxel_offset_coverage_and_layout(void **state)
+{
+    (void)state;
+    lab_dim3 block = dim3_of(LAB1_VOLUME_BLOCK_X, LAB1_VOLUME_BLOCK_Y, LAB1_VOLUME_BLOCK_Z);
+    for (size_t k = 0; k < sizeof volume_shapes / sizeof volume_shapes[0]; ++k) {
+        volume_sim sim = {.nx = volume_shapes[k][0], .ny = volume_shapes[k][1],
+                          .nz = volume_shapes[k][2]};
+        GRADER_CHECK(coverage_init(&sim.map, (size_t)sim.nx * sim.ny * sim.nz), "out of memory");
+        lab_dim3 grid = dim3_of(ceil_div(sim.nx, block.x), ceil_div(sim.ny, block.y),
+                                ceil_div(sim.nz, block.z));
+        launch_sim_run(grid, block, visit_volume, &sim);
+        if (sim.layout_errors) {
+            coverage_free(&sim.map);
+            GRADER_FAIL("TODO(1.7) lab1_voxel_offset in a %dx%dx%d volume: voxel (x=%d, y=%d, "
+                        "z=%d) gave %lld, expected %lld (%d voxels wrong). x varies fastest, "
+                        "then y, then z; -1 outside the volume. See %s, section 5.",
+                        sim.nx, sim.ny, sim.nz, sim.first_bad.x, sim.first_bad.y,
+                        sim.first_bad.z, sim.first_got, sim.first_want, sim.layout_errors,
+                        HANDOUT);
+        }
+        coverage_free(&sim.map);
+    }
+}
+
+void cpu_volume_grid_covers_volume(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof volume_shapes / sizeof volume_shapes[0]; ++k) {
+        int nx = volume_shapes[k][0], ny = volume_shapes[k][1], nz = volume_shapes[k][2];
+        char call[64];
+        snprintf(call, sizeof call, "lab1_volume_grid(%d, %d, %d)", nx, ny, nz);
+        expect_grid(lab1_volume_grid(nx, ny, nz),
+                    dim3_of(ceil_div(nx, LAB1_VOLUME_BLOCK_X), ceil_div(ny, LAB1_VOLUME_BLOCK_Y),
+                            ceil_div(nz, LAB1_VOLUME_BLOCK_Z)),
+                    call, "1.8", "5");
+    }
+}
+
+/* ---------------------------------------------------------- TODO 1.9 */
+
+typedef struct {
+    coverage_map map;
+    int n, step;
+} stride_sim;
+
+static int visit_stride(const sim_thread *t, void *ctx)
+{
+    stride_sim *sim = ctx;
+    int first = t->block_idx.x * t->block_dim.x + t->thread_idx.x;
+    for (long long i = first; i < sim->n; i += sim->step)
+        coverage_record(&sim->map, i);
+    return 0;
+}
+
+void cpu_grid_stride_coverage(void **state)
+{
+    (void)state;
+    lab_dim3 grid = dim3_of(LAB1_STRIDE_BLOCKS, 1, 1);
+    lab_dim3 block = dim3_of(LAB1_STRIDE_THREADS, 1, 1);
+    int step = lab1_grid_stride_step(grid, block);
+    GRADER_CHECK(step == LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS,
+                 "TODO(1.9) lab1_grid_stride_step for %d blocks of %d threads returned %d; "
+                 "with that step %s. See %s, section 6.",
+                 LAB1_STRIDE_BLOCKS, LAB1_STRIDE_THREADS, step,
+                 step <= 0 ? "the loop never advances (a hang on the GPU)"
+                 : step < LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS
+                     ? "threads would redo each other's elements"
+                     : "elements between passes would be skipped",
+                 HANDOUT);
+    const int sizes[] = {1, 33, 32768, 32769, 1000003};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        stride_sim sim = {.n = sizes[k], .step = step};
+        GRADER_CHECK(coverage_init(&sim.map, (size_t)sim.n), "out of memory");
+        launch_sim_run(grid, block, visit_stride, &sim);
+        char what[96];
+        snprintf(what, sizeof what, "grid-stride loop over n=%d", sim.n);
+        expect_exact_coverage(&sim.map, what, "1.9", "6");
+    }
+}
+
+/* --------------------------------------------------------- TODO 1.10 */
+
+void cpu_warp_and_lane(void **state)
+{
+    (void)state;
+    /* Simulated threads carry the hardware's numbering; compare with it. */
+    lab_dim3 shapes[] = {{LAB1_WHOAMI_BLOCK_X, LAB1_WHOAMI_BLOCK_Y, 1}, {256, 1, 1},
+                         {8, 4, 4}, {5, 7, 3}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+        lab_dim3 block = shapes[k];
+        for (int z = 0; z < block.z; ++z)
+            for (int y = 0; y < block.y; ++y)
+                for (int x = 0; x < block.x; ++x) {
+                    int want = x + block.x * (y + block.y * z);
+                    lab_dim3 t = dim3_of(x, y, z);
+                    int got = lab1_thread_in_block(t, block);
+                    GRADER_CHECK(got == want,
+                                 "TODO(1.10) lab1_thread_in_block: thread (%d,%d,%d) of a "
+                                 "%dx%dx%d block returned %d, expected %d: x counts fastest, "
+                                 "then y, then z. See %s, section 7.",
+                                 x, y, z, block.x, block.y, block.z, got, want, HANDOUT);
+                    GRADER_CHECK(lab1_warp_of(want) == want / 32 &&
+                                     lab1_lane_of(want) == want % 32,
+                                 "TODO(1.10) lab1_warp_of/lab1_lane_of(%d) returned warp %d, "
+                                 "lane %d; expected warp %d, lane %d (a warp is 32 consecutive "
+                                 "linear ids). See %s, section 7.",
+                                 want, lab1_warp_of(want), lab1_lane_of(want), want / 32,
+                                 want % 32, HANDOUT);
+                }
+    }
+}

@@ -1,0 +1,406 @@
+/* Lab 1 GPU checks: the student's kernels on awkward sizes, with poisoned
+ * outputs, canary guard zones, unchanged inputs, and one speed check. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "device_buffer.h"
+#include "gpu_checks.h"
+#include "guard.h"
+#include "harness.h"
+#include "lab1_checks.h"
+#include "rng.h"
+#include "rubric.h"
+#include "speed_check.h"
+
+/* Inputs drawn per size; two seeds per size so one lucky draw cannot pass. */
+enum { SEEDS_PER_SIZE = 2 };
+
+/* More than the 50 MiB L2 of an H100 as a float array (128 MiB): the data
+ * really streams from device memory at least once. */
+#define LARGER_THAN_L2 ((1 << 25) + 3)
+
+static const char HINT_1D[] =
+    "Check TODO(1.1) (global index, handout section 2), and TODO(1.2)/(1.3) (number of "
+    "blocks and the bounds test, section 3).";
+static const char HINT_2D[] =
+    "Check TODO(1.4) (row from y, column from x, bounds) and TODO(1.5) (the grid), handout "
+    "section 4.";
+static const char HINT_3D[] =
+    "Check TODO(1.6)-(1.8): coordinates, offset (x fastest) and grid, handout section 5.";
+static const char HINT_STRIDE[] =
+    "Check TODO(1.9): the loop must start at the global index and advance by the whole "
+    "grid's thread count until it passes n, handout section 6.";
+
+static float *random_floats(size_t n, uint64_t seed)
+{
+    float *host = malloc(n * sizeof *host);
+    GRADER_CHECK(host != NULL, "out of host memory for %zu floats", n);
+    rng_fill_uniform(host, n, seed, -1.0f, 1.0f);
+    return host;
+}
+
+static double *doubles(size_t n)
+{
+    double *ref = malloc(n * sizeof *ref);
+    GRADER_CHECK(ref != NULL, "out of host memory for %zu doubles", n);
+    return ref;
+}
+
+/* ---------------------------------------------------------- vector add */
+
+void gpu_vector_add(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const int sizes[] = {1, 31, 32, 33, 257, 1000003, LARGER_THAN_L2};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k)
+        for (int s = 0; s < SEEDS_PER_SIZE; ++s) {
+            int n = sizes[k];
+            uint64_t seed = grader_seed() + 100 * k + s;
+            float *ha = random_floats((size_t)n, seed), *hb = random_floats((size_t)n, ~seed);
+            double *ref = doubles((size_t)n);
+            for (int i = 0; i < n; ++i)
+                ref[i] = (double)ha[i] + hb[i];
+            device_buffer a, b, c;
+            dbuf_alloc(&a, "a", (size_t)n * 4);
+            dbuf_alloc(&b, "b", (size_t)n * 4);
+            dbuf_alloc(&c, "c", (size_t)n * 4);
+            dbuf_upload(&a, ha);
+            dbuf_upload(&b, hb);
+            dbuf_poison(&c);
+            char call[96];
+            snprintf(call, sizeof call, "lab1_vector_add(n=%d, seed=%llu)", n,
+                     (unsigned long long)seed);
+            gpu_expect_ok(lab1_vector_add(a.data, b.data, c.data, n), call);
+            compare_spec spec = {1, (size_t)n, 0.0, 1e-6, 0};
+            gpu_expect_floats(&c, ref, &spec, call, HINT_1D);
+            gpu_expect_unchanged(&a, ha, call);
+            gpu_expect_unchanged(&b, hb, call);
+            dbuf_free(&a);
+            dbuf_free(&b);
+            dbuf_free(&c);
+            free(ha);
+            free(hb);
+            free(ref);
+        }
+}
+
+/* --------------------------------------------------------------- image */
+
+void gpu_image_double(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const int shapes[][2] = {{76, 62}, {1, 4097}, {4097, 1}, {1, 1}, {15, 17}, {17, 15},
+                             {1000, 3}, {2049, 2047}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k)
+        for (int s = 0; s < SEEDS_PER_SIZE; ++s) {
+            int w = shapes[k][0], h = shapes[k][1];
+            size_t n = (size_t)w * h;
+            uint64_t seed = grader_seed() + 200 * k + s;
+            float *host = random_floats(n, seed);
+            double *ref = doubles(n);
+            for (size_t i = 0; i < n; ++i)
+                ref[i] = 2.0 * host[i];
+            device_buffer in, out;
+            dbuf_alloc(&in, "in", n * 4);
+            dbuf_alloc(&out, "out", n * 4);
+            dbuf_upload(&in, host);
+            dbuf_poison(&out);
+            char call[96];
+            snprintf(call, sizeof call, "lab1_image_double(width=%d, height=%d, seed=%llu)", w,
+                     h, (unsigned long long)seed);
+            gpu_expect_ok(lab1_image_double(in.data, out.data, w, h), call);
+            compare_spec spec = {(size_t)h, (size_t)w, 0.0, 0.0, LAB1_IMAGE_BLOCK_X};
+            gpu_expect_floats(&out, ref, &spec, call, HINT_2D);
+            gpu_expect_unchanged(&in, host, call);
+            dbuf_free(&in);
+            dbuf_free(&out);
+            free(host);
+            free(ref);
+        }
+}
+
+/* -------------------------------------------------------------- volume */
+
+void gpu_volume_depth_scale(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const int shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {33, 17, 9}, {65, 1, 70}, {3, 130, 5},
+                             {8, 8, 4}, {129, 65, 33}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+        int nx = shapes[k][0], ny = shapes[k][1], nz = shapes[k][2];
+        size_t n = (size_t)nx * ny * nz;
+        uint64_t seed = grader_seed() + 300 * k;
+        /* Integer values: in * (z+1) is exact, so any difference is a bug. */
+        float *host = malloc(n * sizeof *host);
+        GRADER_CHECK(host != NULL, "out of host memory");
+        rng_fill_integers(host, n, seed, -1000, 1000);
+        double *ref = doubles(n);
+        for (size_t i = 0; i < n; ++i)
+            ref[i] = (double)host[i] * (double)(i / ((size_t)nx * ny) + 1);
+        device_buffer in, out;
+        dbuf_alloc(&in, "in", n * 4);
+        dbuf_alloc(&out, "out", n * 4);
+        dbuf_upload(&in, host);
+        dbuf_poison(&out);
+        char call[112];
+        snprintf(call, sizeof call, "lab1_volume_depth_scale(nx=%d, ny=%d, nz=%d, seed=%llu)",
+                 nx, ny, nz, (unsigned long long)seed);
+        gpu_expect_ok(lab1_volume_depth_scale(in.data, out.data, nx, ny, nz), call);
+        /* Rows of the comparison are (z, y) pairs, columns are x. */
+        compare_spec spec = {(size_t)ny * nz, (size_t)nx, 0.0, 0.0, 0};
+        gpu_expect_floats(&out, ref, &spec, call, HINT_3D);
+        gpu_expect_unchanged(&in, host, call);
+        dbuf_free(&in);
+        dbuf_free(&out);
+        free(host);
+        free(ref);
+    }
+}
+
+/* --------------------------------------------------------- grid-stride */
+
+void gpu_scale_grid_stride(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const int sizes[] = {1, 33, 32767, 32768, 32769, 1000003, LARGER_THAN_L2};
+    const float factor = 3.0f;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        int n = sizes[k];
+        uint64_t seed = grader_seed() + 400 * k;
+        float *host = random_floats((size_t)n, seed);
+        double *ref = doubles((size_t)n);
+        for (int i = 0; i < n; ++i)
+            ref[i] = (double)factor * host[i];
+        device_buffer in, out;
+        dbuf_alloc(&in, "in", (size_t)n * 4);
+        dbuf_alloc(&out, "out", (size_t)n * 4);
+        dbuf_upload(&in, host);
+        dbuf_poison(&out);
+        char call[112];
+        snprintf(call, sizeof call, "lab1_scale_grid_stride(n=%d, %d threads, seed=%llu)", n,
+                 LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS, (unsigned long long)seed);
+        gpu_expect_ok(lab1_scale_grid_stride(in.data, out.data, factor, n), call);
+        compare_spec spec = {1, (size_t)n, 0.0, 1e-6, 0};
+        gpu_expect_floats(&out, ref, &spec, call, HINT_STRIDE);
+        gpu_expect_unchanged(&in, host, call);
+        dbuf_free(&in);
+        dbuf_free(&out);
+        free(host);
+        free(ref);
+    }
+}
+
+/* ------------------------------------------------------------ who am I */
+
+static lab1_whoami_record expected_record(int row, int col)
+{
+    int bx = col / LAB1_WHOAMI_BLOCK_X, by = row / LAB1_WHOAMI_BLOCK_Y;
+    int tx = col % LAB1_WHOAMI_BLOCK_X, ty = row % LAB1_WHOAMI_BLOCK_Y;
+    int linear = tx + LAB1_WHOAMI_BLOCK_X * ty;
+    lab1_whoami_record r = {bx, by, tx, ty, linear / 32, linear % 32};
+    return r;
+}
+
+static int same_record(const lab1_whoami_record *a, const lab1_whoami_record *b)
+{
+    return a->block_x == b->block_x && a->block_y == b->block_y &&
+           a->thread_x == b->thread_x && a->thread_y == b->thread_y && a->warp == b->warp &&
+           a->lane == b->lane;
+}
+
+void gpu_whoami(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const int shapes[][2] = {{76, 62}, {40, 9}, {1, 1}, {33, 17}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+        int w = shapes[k][0], h = shapes[k][1];
+        size_t n = (size_t)w * h;
+        lab1_whoami_record *got = malloc(n * sizeof *got);
+        GRADER_CHECK(got != NULL, "out of host memory");
+        device_buffer out;
+        dbuf_alloc(&out, "out", n * sizeof *got);
+        dbuf_poison(&out);
+        char call[80];
+        snprintf(call, sizeof call, "lab1_whoami(width=%d, height=%d)", w, h);
+        gpu_expect_ok(lab1_whoami(out.data, w, h), call);
+        gpu_expect_guards_intact(&out, call);
+        dbuf_download(&out, got);
+        dbuf_free(&out);
+        size_t wrong = 0, first = 0;
+        for (size_t i = 0; i < n; ++i) {
+            lab1_whoami_record want = expected_record((int)(i / w), (int)(i % w));
+            if (!same_record(&got[i], &want) && wrong++ == 0)
+                first = i;
+        }
+        if (wrong) {
+            int row = (int)(first / w), col = (int)(first % w);
+            lab1_whoami_record want = expected_record(row, col), g = got[first];
+            free(got);
+            GRADER_FAIL("%s: %zu of %zu records wrong. First at row %d, column %d: got "
+                        "block (%d,%d) thread (%d,%d) warp %d lane %d; expected block (%d,%d) "
+                        "thread (%d,%d) warp %d lane %d.%s Check TODO(1.10), handout section 7.",
+                        call, wrong, n, row, col, g.block_x, g.block_y, g.thread_x, g.thread_y,
+                        g.warp, g.lane, want.block_x, want.block_y, want.thread_x,
+                        want.thread_y, want.warp, want.lane,
+                        g.block_x == GUARD_POISON_INT ? " (never written: still poison)" : "");
+        }
+        free(got);
+    }
+}
+
+/* ----------------------------------------------------------- bad input */
+
+void gpu_rejects_bad_input(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    device_buffer in, out;
+    dbuf_alloc(&in, "in", 64 * 4);
+    dbuf_alloc(&out, "out", 64 * 4);
+    float zeros[64] = {0};
+    dbuf_upload(&in, zeros);
+    const float *i = in.data;
+    float *o = out.data;
+    struct {
+        const char *call;
+        lab_status expected;
+    } cases[] = {
+        {"lab1_vector_add(n=0)", LAB_ERR_INVALID_SIZE},
+        {"lab1_vector_add(n=-5)", LAB_ERR_INVALID_SIZE},
+        {"lab1_vector_add(a=NULL)", LAB_ERR_NULL_POINTER},
+        {"lab1_image_double(width=0, height=62)", LAB_ERR_INVALID_SIZE},
+        {"lab1_image_double(width=76, height=-1)", LAB_ERR_INVALID_SIZE},
+        {"lab1_image_double(width=100000, height=100000)", LAB_ERR_INVALID_SIZE},
+        {"lab1_volume_depth_scale(nx=4, ny=0, nz=4)", LAB_ERR_INVALID_SIZE},
+        {"lab1_volume_depth_scale(2000x2000x2000)", LAB_ERR_INVALID_SIZE},
+        {"lab1_scale_grid_stride(n=0)", LAB_ERR_INVALID_SIZE},
+        {"lab1_whoami(width=-1, height=8)", LAB_ERR_INVALID_SIZE},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        dbuf_poison(&out);
+        lab_status st;
+        switch (k) {
+        case 0: st = lab1_vector_add(i, i, o, 0); break;
+        case 1: st = lab1_vector_add(i, i, o, -5); break;
+        case 2: st = lab1_vector_add(NULL, i, o, 64); break;
+        case 3: st = lab1_image_double(i, o, 0, 62); break;
+        case 4: st = lab1_image_double(i, o, 76, -1); break;
+        case 5: st = lab1_image_double(i, o, 100000, 100000); break;
+        case 6: st = lab1_volume_depth_scale(i, o, 4, 0, 4); break;
+        case 7: st = lab1_volume_depth_scale(i, o, 2000, 2000, 2000); break;
+        case 8: st = lab1_scale_grid_stride(i, o, 2.0f, 0); break;
+        default: st = lab1_whoami((lab1_whoami_record *)o, -1, 8); break;
+        }
+        gpu_expect_rejected(st, cases[k].expected, &out, cases[k].call);
+    }
+    dbuf_free(&in);
+    dbuf_free(&out);
+}
+
+/* --------------------------------------------------------------- speed */
+
+enum { SPEED_EDGE = 8192 };
+
+typedef struct {
+    lab_status (*fn)(const float *, float *, int, int);
+    const float *in;
+    float *out;
+    int width, height;
+} image_launch;
+
+static int launch_image(void *ctx)
+{
+    image_launch *l = ctx;
+    return l->fn(l->in, l->out, l->width, l->height);
+}
+
+typedef struct {
+    const float *in;
+    float *out;
+    int n;
+} copy_launch;
+
+static int launch_copy(void *ctx)
+{
+    copy_launch *l = ctx;
+    return lab1_baseline_copy(l->in, l->out, l->n);
+}
+
+static const timing_plan IMAGE_PLAN = {
+    .warmup = 3, .runs = 21, .launches_per_run = 5, .flush_l2 = 1};
+
+/* Measures `fn` on an 8192x8192 image against the copy kernel; checks the
+ * output after timing. Returns the fraction of copy bandwidth. */
+static double image_copy_fraction(lab_status (*fn)(const float *, float *, int, int), int judge,
+                                  const char *description)
+{
+    const int w = SPEED_EDGE, h = SPEED_EDGE;
+    size_t n = (size_t)w * h;
+    float *host = random_floats(n, grader_seed() + 500);
+    device_buffer in, out, copy_out;
+    dbuf_alloc(&in, "in", n * 4);
+    dbuf_alloc(&out, "out", n * 4);
+    dbuf_alloc(&copy_out, "copy_out", n * 4);
+    dbuf_upload(&in, host);
+    dbuf_poison(&out);
+    image_launch student = {fn, in.data, out.data, w, h};
+    copy_launch copy = {in.data, copy_out.data, (int)n};
+    speed_spec spec = {
+        .ratio_name = "fraction_of_copy_bandwidth",
+        .description = description,
+        .threshold = LAB1_IMAGE_COPY_FRACTION_MIN,
+        .bytes_per_launch = 2.0 * 4.0 * (double)n,
+        .hint = "A kernel reading and writing each pixel once should run near copy speed. "
+                "If threadIdx.x selects the row, the 32 threads of a warp touch 32 different "
+                "rows and every 4-byte access costs a 32-byte sector: handout section 4."};
+    double ratio;
+    if (judge) {
+        ratio = speed_check(launch_image, &student, launch_copy, &copy, &IMAGE_PLAN, &spec);
+    } else {
+        timing_ab_result r;
+        speed_measure(launch_image, &student, launch_copy, &copy, &IMAGE_PLAN, &spec, &r);
+        grader_metric(spec.ratio_name, r.ratio, "x");
+        grader_metric("pair_ratio_min", r.pair_ratio.min, "x");
+        grader_metric("pair_ratio_max", r.pair_ratio.max, "x");
+        grader_metric("threshold", spec.threshold, "x");
+        ratio = r.ratio;
+    }
+    /* The timed runs must still be right. */
+    double *ref = doubles(n);
+    for (size_t i = 0; i < n; ++i)
+        ref[i] = 2.0 * host[i];
+    compare_spec cmp = {(size_t)h, (size_t)w, 0.0, 0.0, LAB1_IMAGE_BLOCK_X};
+    gpu_expect_floats(&out, ref, &cmp, description, HINT_2D);
+    free(ref);
+    free(host);
+    dbuf_free(&in);
+    dbuf_free(&out);
+    dbuf_free(&copy_out);
+    return ratio;
+}
+
+void gpu_image_bandwidth(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    image_copy_fraction(lab1_image_double, 1, "lab1_image_double 8192x8192 vs copy kernel");
+}
+
+void selftest_swapped_mapping_is_slow(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    double ratio = image_copy_fraction(lab1_baseline_image_double_swapped, 0,
+                                       "swapped-mapping baseline 8192x8192 vs copy kernel");
+    GRADER_CHECK(ratio < LAB1_IMAGE_COPY_FRACTION_MIN,
+                 "the swapped (uncoalesced) baseline reached %.3f of copy bandwidth, not below "
+                 "the threshold %.3f: on this GPU the speed check cannot tell a swapped "
+                 "mapping apart. Recalibrate LAB1_IMAGE_COPY_FRACTION_MIN in grader/rubric.h.",
+                 ratio, LAB1_IMAGE_COPY_FRACTION_MIN);
+}

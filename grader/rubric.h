@@ -1,0 +1,40 @@
+/* Points and speed thresholds of every lab: defined here and nowhere else.
+ *
+ * Each threshold is a ratio measured in one process against a baseline or a
+ * ceiling (never an absolute time). Next to it: how it was calibrated (the
+ * GPU, the command, min/median/max of the reference and of the baseline), so
+ * that it sits well below the reference and well above the baseline. */
+#ifndef RUBRIC_H
+#define RUBRIC_H
+
+/* ------------------------------------------------------------ lab 1 */
+
+/* CPU checks of the index helpers (run on any machine). */
+#define LAB1_POINTS_GLOBAL_INDEX_1D 5   /* TODO(1.1) */
+#define LAB1_POINTS_BLOCKS_FOR 5        /* TODO(1.2) */
+#define LAB1_POINTS_PIXEL_COVERAGE 5    /* TODO(1.4) */
+#define LAB1_POINTS_PIXEL_LAYOUT 5      /* TODO(1.4): x -> column */
+#define LAB1_POINTS_IMAGE_GRID 5        /* TODO(1.5) */
+#define LAB1_POINTS_VOXEL_COORDS 5      /* TODO(1.6) */
+#define LAB1_POINTS_VOXEL_OFFSET 5      /* TODO(1.7) */
+#define LAB1_POINTS_VOLUME_GRID 5       /* TODO(1.8) */
+#define LAB1_POINTS_GRID_STRIDE_SIM 5   /* TODO(1.9) */
+#define LAB1_POINTS_WARP_LANE 5         /* TODO(1.10) */
+/* GPU checks of the kernels. */
+#define LAB1_POINTS_GPU_VECTOR_ADD 8
+#define LAB1_POINTS_GPU_IMAGE 8
+#define LAB1_POINTS_GPU_VOLUME 8
+#define LAB1_POINTS_GPU_GRID_STRIDE 8
+#define LAB1_POINTS_GPU_WHOAMI 8
+#define LAB1_POINTS_GPU_BAD_INPUT 4
+#define LAB1_POINTS_GPU_IMAGE_SPEED 6
+
+/* The 2D image kernel (8192x8192 floats, read once and written once) must
+ * reach this fraction of the bandwidth of a plain 1D copy kernel moving the
+ * same bytes in the same run. A coalesced mapping (x -> column) runs at
+ * about copy speed; the row/column-swapped mapping touches a new 32-byte
+ * sector for every 4-byte access.
+ * Calibration: see the measured table below (filled from device runs). */
+#define LAB1_IMAGE_COPY_FRACTION_MIN 0.60
+
+#endif
