@@ -1,0 +1,58 @@
+# CUDA Labs - the front door. Everything goes through CMake in $(BUILD).
+#   make check-lab1            build lab 1 and grade YOUR code in labs/
+#   make check-solution-lab1   grade the reference solution
+#   make check-solutions       grade every reference solution (instructors)
+#   make test                  build everything and run the project's own tests
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+GRADER_ARGS ?=
+LAB_NUMBERS := $(sort $(foreach d,$(wildcard labs/lab[0-9]*_*),$(patsubst lab%,%,$(firstword $(subst _, ,$(notdir $(d)))))))
+
+# nvcc is often installed but not on PATH.
+ifeq ($(shell command -v nvcc 2>/dev/null),)
+  ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
+    export CUDACXX ?= /usr/local/cuda/bin/nvcc
+  endif
+endif
+
+.PHONY: all build configure test check-solutions clean help
+all: build
+
+help:
+	@sed -n '2,6p' Makefile
+
+# Configure once; CMake re-runs itself when CMakeLists change.
+$(BUILD)/Makefile:
+	@grader/tools/ensure-deps.sh
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+
+configure: $(BUILD)/Makefile
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+check-lab%: configure
+	cmake --build $(BUILD) -j $(JOBS) --target lab$*_check
+	@mkdir -p $(BUILD)/results
+	$(BUILD)/bin/lab$*_check --results $(BUILD)/results/lab$*_check.json $(GRADER_ARGS)
+
+check-solution-lab%: configure
+	cmake --build $(BUILD) -j $(JOBS) --target lab$*_check_solution
+	@mkdir -p $(BUILD)/results
+	$(BUILD)/bin/lab$*_check_solution --results $(BUILD)/results/lab$*_check_solution.json $(GRADER_ARGS)
+
+# Every lab's reference, with the grader's self-tests: proves the course works
+# on this GPU. Keeps going after a failing lab and fails at the end.
+check-solutions: build
+	@mkdir -p $(BUILD)/results; status=0; \
+	for n in $(LAB_NUMBERS); do \
+	  $(BUILD)/bin/lab$${n}_check_solution --group cpu --group gpu --group selftest \
+	    --results $(BUILD)/results/lab$${n}_check_solution.json $(GRADER_ARGS) || status=1; \
+	done; exit $$status
+
+clean:
+	rm -rf $(BUILD)
