@@ -25,5 +25,10 @@ void launch_sim_numbers_like_hardware(void **state);
 void coverage_finds_gaps_repeats_and_strays(void **state);
 void lab_status_validates_extents(void **state);
 void lab_status_validates_pointers(void **state);
+void sectors_consecutive_floats_take_four(void **state);
+void sectors_strided_and_broadcast(void **state);
+void sectors_wide_accesses_and_inactive_lanes(void **state);
+void sectors_survey_groups_lanes_into_warps(void **state);
+void sectors_survey_handles_partial_warps(void **state);
 
 #endif

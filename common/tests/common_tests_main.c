@@ -24,6 +24,11 @@ static const grader_test tests[] = {
     CPU_TEST(coverage_finds_gaps_repeats_and_strays),
     CPU_TEST(lab_status_validates_extents),
     CPU_TEST(lab_status_validates_pointers),
+    CPU_TEST(sectors_consecutive_floats_take_four),
+    CPU_TEST(sectors_strided_and_broadcast),
+    CPU_TEST(sectors_wide_accesses_and_inactive_lanes),
+    CPU_TEST(sectors_survey_groups_lanes_into_warps),
+    CPU_TEST(sectors_survey_handles_partial_warps),
 };
 
 int main(int argc, char **argv)
