@@ -20,8 +20,9 @@ extern "C" {
 #define GUARD_POISON_BITS 0x7FC0DEADu
 /* The canary: a word that is not a float a kernel would plausibly write. */
 #define GUARD_CANARY_BITS 0xCA7A11C3u
-/* Poison for int outputs: a value no index or label takes. */
-#define GUARD_POISON_INT ((int)0x80000001)
+/* The same bits read as an int (2143346349), so a device buffer poisoned
+ * word by word is recognised whatever type the kernel writes into it. */
+#define GUARD_POISON_INT ((int)GUARD_POISON_BITS)
 /* Bytes of canary before and after each buffer: 16 KiB catches an overrun
  * of a whole row of a 4096-wide float image. */
 #define GUARD_ZONE_BYTES 16384u

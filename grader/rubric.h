@@ -31,10 +31,16 @@
 
 /* The 2D image kernel (8192x8192 floats, read once and written once) must
  * reach this fraction of the bandwidth of a plain 1D copy kernel moving the
- * same bytes in the same run. A coalesced mapping (x -> column) runs at
- * about copy speed; the row/column-swapped mapping touches a new 32-byte
- * sector for every 4-byte access.
- * Calibration: see the measured table below (filled from device runs). */
-#define LAB1_IMAGE_COPY_FRACTION_MIN 0.60
+ * same bytes in the same run.
+ * Calibration, NVIDIA H200 (sm_90, driver 580.159, CUDA 13.0), 20 runs of
+ * `OUT_DIR=... REPEAT=20 LABS=1 grader/tools/gpu_session.sh`, 21 interleaved
+ * pairs of 5 launches each per run:
+ *   reference (x -> column)        min 0.8787  median 0.8792  max 0.8795
+ *   swapped baseline (x -> row)    min 0.6019  median 0.6022  max 0.6025
+ * The swapped mapping loses "only" 40%: the other warps of its block read the
+ * neighbouring columns of the same rows, so L1 absorbs much of the waste.
+ * 0.74 sits 16% under the reference's worst run and 23% over the baseline's
+ * best, and outside the 15% re-measure band of the baseline. */
+#define LAB1_IMAGE_COPY_FRACTION_MIN 0.74
 
 #endif

@@ -98,14 +98,20 @@ void grader_metric(const char *name, double value, const char *unit)
 
 uint64_t grader_seed(void) { return rng_seed_from_env(DEFAULT_SEED); }
 
+void grader_skip_at(const char *file, int line, const char *reason)
+{
+    shared->skipped = 1;
+    snprintf(shared->message, sizeof shared->message, "%s", reason);
+    _skip(file, line);
+    abort(); /* not reached: _skip leaves the test */
+}
+
 void grader_require_gpu(void)
 {
     if (device_count() > 0)
         return;
-    shared->skipped = 1;
-    snprintf(shared->message, sizeof shared->message,
-             "skipped: no CUDA device on this machine (GPU checks need one)");
-    skip();
+    grader_skip_at(__FILE__, __LINE__,
+                   "skipped: no CUDA device on this machine (GPU checks need one)");
 }
 
 static void fail_on_cuda_error(const char *message)
@@ -196,6 +202,9 @@ static int fork_and_wait(const grader_suite *suite, const grader_test *test, chi
         return -2;
     }
     if (pid == 0) {
+        /* Line-buffered, so our lines and CMocka's (stderr) keep their order
+         * when the output goes to a pipe or a log. */
+        setvbuf(stdout, NULL, _IOLBF, 0);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         exit(body(suite, test));
@@ -461,7 +470,7 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
            suite->title, suite->lab, suite->implementation, device,
            (unsigned long long)grader_seed());
 
-    size_t n = 0;
+    size_t n = 0, skipped_for_gpu = 0;
     int earned = 0, possible = 0, skipped_points = 0, failures = 0, passes = 0;
     for (size_t i = 0; i < suite->count; ++i) {
         const grader_test *test = &suite->tests[i];
@@ -483,6 +492,7 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
             ++passes;
         } else if (out->status == OUTCOME_SKIP) {
             skipped_points += test->points;
+            skipped_for_gpu += strstr(out->record.message, "no CUDA device") != NULL;
         } else {
             ++failures;
         }
@@ -494,9 +504,9 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
     if (skipped_points)
         printf(" (%d points not graded)", skipped_points);
     printf("\n");
-    if (skips)
-        printf("GPU checks were SKIPPED (%s): they are not passed; run this on a machine "
-               "with a CUDA GPU to grade them.\n", device);
+    if (skipped_for_gpu)
+        printf("%zu GPU checks were SKIPPED for lack of a CUDA device: they are not passed; "
+               "run this on a machine with a CUDA GPU to grade them.\n", skipped_for_gpu);
     if (failures)
         printf("Read the messages above: each names the TODO and the section of %s that "
                "explains it.\n", suite->handout);

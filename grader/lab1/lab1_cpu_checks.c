@@ -183,7 +183,7 @@ void cpu_pixel_offset_layout(void **state)
                                 "got %lld. %s See %s, section 4.",
                                 tx, ty, bx, by, row, col, want, got,
                                 swapped ? "x and y are swapped: threadIdx.x must pick the "
-                                          "COLUMN so that a warp reads one contiguous row."
+                                          "COLUMN so that a warp reads contiguous runs of a row."
                                         : "x must pick the column and y the row.",
                                 HANDOUT);
                 }

@@ -13,7 +13,9 @@
 #include "rubric.h"
 #include "speed_check.h"
 
-/* Inputs drawn per size; two seeds per size so one lucky draw cannot pass. */
+/* Inputs drawn per size for the 1D and 2D kernels: two seeds, so one lucky
+ * draw cannot pass. (The 3D and grid-stride checks use integer-valued or
+ * many sizes and one seed per size.) */
 enum { SEEDS_PER_SIZE = 2 };
 
 /* More than the 50 MiB L2 of an H100 as a float array (128 MiB): the data
@@ -357,8 +359,8 @@ static double image_copy_fraction(lab_status (*fn)(const float *, float *, int, 
         .threshold = LAB1_IMAGE_COPY_FRACTION_MIN,
         .bytes_per_launch = 2.0 * 4.0 * (double)n,
         .hint = "A kernel reading and writing each pixel once should run near copy speed. "
-                "If threadIdx.x selects the row, the 32 threads of a warp touch 32 different "
-                "rows and every 4-byte access costs a 32-byte sector: handout section 4."};
+                "If threadIdx.x selects the row, a warp of a 16x16 block touches 16 different "
+                "rows, 8 bytes in each, instead of two 64-byte runs: handout section 4."};
     double ratio;
     if (judge) {
         ratio = speed_check(launch_image, &student, launch_copy, &copy, &IMAGE_PLAN, &spec);

@@ -18,8 +18,9 @@ LAB_HOST_DEVICE int lab1_global_index_1d(lab_dim3 block_idx, lab_dim3 block_dim,
 
 LAB_HOST_DEVICE int lab1_blocks_for(int n, int block_size)
 {
-    /* Ceiling division without floating point: the last block may be partial. */
-    return (n + block_size - 1) / block_size;
+    /* Ceiling division in integers (a float division loses exactness above
+     * 2^24); written so that n close to INT_MAX cannot overflow. */
+    return n / block_size + (n % block_size != 0);
 }
 
 __global__ void vector_add_kernel(const float *a, const float *b, float *c, int n)
@@ -145,7 +146,8 @@ LAB_HOST_DEVICE int lab1_grid_stride_step(lab_dim3 grid_dim, lab_dim3 block_dim)
 __global__ void scale_grid_stride_kernel(const float *in, float *out, float factor, int n)
 {
     int step = lab1_grid_stride_step(lab_grid_dim(), lab_block_dim());
-    for (int i = lab1_global_index_1d(lab_block_idx(), lab_block_dim(), lab_thread_idx());
+    /* long long: i + step must not overflow when n is close to INT_MAX. */
+    for (long long i = lab1_global_index_1d(lab_block_idx(), lab_block_dim(), lab_thread_idx());
          i < n; i += step)
         out[i] = factor * in[i];
 }
