@@ -1,13 +1,25 @@
 # cmake -D DEMO=path/to/harness_demo -D RESULTS=path.json -P check_harness_demo.cmake
 # The harness must turn each deliberate outcome into the right status, still
 # run every test, score only the pass, and exit 1.
-execute_process(COMMAND ${DEMO} --results ${RESULTS} RESULT_VARIABLE code
+execute_process(COMMAND ${DEMO} --group cpu --group gpu --results ${RESULTS}
+                RESULT_VARIABLE code
                 OUTPUT_VARIABLE output ERROR_VARIABLE errors)
 if(NOT code EQUAL 1)
   message(FATAL_ERROR "harness_demo exited ${code}, expected 1\n${output}\n${errors}")
 endif()
 file(READ ${RESULTS} json)
 set(expected passes=pass fails=fail crashes=crash hangs=timeout exits_early=crash skips=skip)
+# The GPU tests misbehave for real only where there is a GPU.
+string(JSON device GET "${json}" device)
+if(device MATCHES "^no CUDA device")
+  list(APPEND expected gpu_kernel_hangs=skip gpu_kernel_faults=skip gpu_works_after_fault=skip)
+else()
+  list(APPEND expected gpu_kernel_hangs=timeout gpu_kernel_faults=fail gpu_works_after_fault=pass)
+  string(JSON fault GET "${json}" tests 7 message)
+  if(NOT fault MATCHES "cudaErrorIllegalAddress|illegal")
+    message(FATAL_ERROR "the kernel fault was not named: '${fault}'")
+  endif()
+endif()
 string(JSON count LENGTH "${json}" tests)
 list(LENGTH expected want_count)
 if(NOT count EQUAL want_count)
@@ -32,6 +44,9 @@ if(NOT message MATCHES "signal 11")
 endif()
 string(JSON earned GET "${json}" score earned)
 string(JSON answer GET "${json}" tests 0 metrics answer value)
+if(NOT device MATCHES "^no CUDA device")
+  math(EXPR earned "${earned} - 9") # gpu_works_after_fault's points
+endif()
 if(NOT earned EQUAL 1 OR NOT answer EQUAL 42)
   message(FATAL_ERROR "score ${earned} (expected 1) or metric ${answer} (expected 42) wrong")
 endif()
