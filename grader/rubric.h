@@ -43,4 +43,31 @@
  * best, and outside the 15% re-measure band of the baseline. */
 #define LAB1_IMAGE_COPY_FRACTION_MIN 0.74
 
+/* ------------------------------------------------------------ lab 2 */
+
+/* CPU checks of the index helpers (run on any machine). */
+#define LAB2_POINTS_ROW_COL_LAYOUT 5    /* TODO(2.1): row from y, column from x */
+#define LAB2_POINTS_THREADS_COVER_C 5   /* TODO(2.1) with the bounds test */
+#define LAB2_POINTS_LAUNCH_GRID 5       /* TODO(2.2) */
+#define LAB2_POINTS_WARP_SECTORS 5      /* TODO(2.1): coalesced A, B and C accesses */
+/* GPU checks. */
+#define LAB2_POINTS_GPU_NAIVE 14        /* TODO(2.3), (2.4): the device entry point */
+#define LAB2_POINTS_GPU_HOST_FLOW 14    /* TODO(2.5)-(2.9) */
+#define LAB2_POINTS_GPU_BAD_INPUT 6     /* TODO(2.4): validation */
+#define LAB2_POINTS_GPU_SPEED 6
+
+/* CPU coalescing check: a warp request may touch at most this many times
+ * the sectors its distinct bytes need (32 consecutive floats need 4; a
+ * misaligned row start costs a 5th). Not a GPU measurement: a property of
+ * the index maths, so it needs no calibration. */
+#define LAB2_MAX_SECTOR_RATIO 2.0
+
+/* The naive kernel at 2048x2048x2048 must run this many times faster than
+ * the grader's copy of it with threadIdx.x picking the ROW (same block
+ * shape, same loop; only the mapping differs).
+ * provisional: calibrate on GPU. DESIGN.md measured 6.0 vs 0.50 TFLOP/s
+ * (12x) on one H200 with CUDA 13.0. Calibration (GPU, command, min/median/
+ * max of the ratio over repeated runs of the reference): not yet done. */
+#define LAB2_SPEEDUP_OVER_UNCOALESCED_MIN 4.0
+
 #endif

@@ -39,11 +39,13 @@ function(add_cpu_test_suite exe)
 endfunction()
 
 # add_cuda_lab(NUMBER 1 DIR lab1_indexing SOURCES indexing.cu
-#              GRADER lab1/a.c ... BASELINES lab1/baselines.cu)
+#              GRADER lab1/a.c ... BASELINES lab1/baselines.cu
+#              [LIBRARIES grader_helpers ...])
 # builds the student's library (labs/), the reference (solutions/), the
 # baselines, and the grader twice: labN_check and labN_check_solution.
+# LIBRARIES: grader code shared between labs, linked into both graders.
 function(add_cuda_lab)
-  cmake_parse_arguments(LAB "" "NUMBER;DIR" "SOURCES;GRADER;BASELINES" ${ARGN})
+  cmake_parse_arguments(LAB "" "NUMBER;DIR" "SOURCES;GRADER;BASELINES;LIBRARIES" ${ARGN})
   set(lab lab${LAB_NUMBER})
   set(contract_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
 
@@ -78,7 +80,8 @@ function(add_cuda_lab)
 
     set(exe ${lab}_check${suffix})
     add_executable(${exe} ${LAB_GRADER})
-    target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${baselines} lab_grader_harness)
+    target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${baselines} ${LAB_LIBRARIES}
+                          lab_grader_harness)
     target_compile_definitions(${exe} PRIVATE GRADER_IMPLEMENTATION="${impl}")
     cuda_labs_warnings(${exe})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)

@@ -39,6 +39,7 @@ typedef struct {
     matmul_fn fn;
     size_t tile;       /* output tile edge for the "last partial tile" diagnosis; 0: none */
     const char *hint;  /* appended to every wrong-result message */
+    const char *validation; /* where bad input is handled, e.g. "TODO(2.4), handout section 3.3" */
 } matmul_impl;
 
 /* The awkward shapes every matmul lab is graded on: 1x1x1, 17x33x65, 64^3,
@@ -64,6 +65,9 @@ typedef struct {
 
 void matmul_problem_init(matmul_problem *p, matmul_shape s, uint64_t seed, int with_reference);
 void matmul_problem_free(matmul_problem *p);
+/* Computes (or recomputes) p->ref and returns the CPU seconds it took
+ * (clock_gettime, monotonic): for reporting only, never for judging. */
+double matmul_problem_reference_seconds(matmul_problem *p);
 compare_spec matmul_compare_spec(matmul_shape s, size_t tile);
 
 /* One run of `impl` on device copies of seeded inputs: C poisoned with NaN
@@ -75,8 +79,24 @@ void matmul_expect_correct(const matmul_impl *impl, matmul_shape s, uint64_t see
 void matmul_expect_correct_shapes(const matmul_impl *impl, const matmul_shape *shapes,
                                   size_t count, int seeds);
 
-/* Zero, negative and int-overflowing sizes must return LAB_ERR_INVALID_SIZE,
- * a NULL buffer LAB_ERR_NULL_POINTER, and nothing may be written. */
+/* Bad input: zero, negative and int-overflowing sizes must return
+ * LAB_ERR_INVALID_SIZE, a NULL buffer LAB_ERR_NULL_POINTER. */
+typedef struct {
+    int m, n, k;
+    int null_a, null_c;   /* pass NULL for A or for C */
+    lab_status expected;
+    const char *why;      /* "M = 0", "A would have 2^32 elements, ..." */
+} matmul_bad_case;
+
+extern const matmul_bad_case MATMUL_BAD_CASES[];
+extern const size_t MATMUL_BAD_CASE_COUNT;
+
+/* "lab2_matmul_naive(M=0, N=8, K=8) [M = 0; see TODO(2.4), ...]" */
+void matmul_describe_bad_case(const matmul_impl *impl, const matmul_bad_case *bad, char *out,
+                              size_t size);
+
+/* Every bad case on device buffers: the status must match and C (poisoned
+ * before each call) must come back untouched: no launch, no write. */
 void matmul_expect_rejects_bad_input(const matmul_impl *impl);
 
 /* ---- speed ---- */

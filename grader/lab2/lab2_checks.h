@@ -1,0 +1,36 @@
+/* Lab 2 grader: the tests (CPU simulation and GPU runs) and the baseline. */
+#ifndef LAB2_CHECKS_H
+#define LAB2_CHECKS_H
+
+#include "lab2.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LAB2_HANDOUT "handouts/lab2-naive-matmul.md"
+
+/* CPU: the student's index helpers on simulated launches. */
+void cpu_row_col_layout(void **state);
+void cpu_threads_cover_c(void **state);
+void cpu_launch_grid_covers_c(void **state);
+void cpu_warp_sectors_coalesced(void **state);
+
+/* GPU: the student's entry points. */
+void gpu_naive_awkward_shapes(void **state);
+void gpu_host_flow(void **state);
+void gpu_rejects_bad_input(void **state);
+void gpu_speed_vs_uncoalesced(void **state);
+void gpu_metrics_vs_cpu_reference(void **state);
+void selftest_uncoalesced_baseline_is_slow(void **state);
+
+/* Baseline (lab2_baselines.cu): the naive kernel with threadIdx.x picking
+ * the ROW of C. Correct output, uncoalesced access. */
+lab_status lab2_baseline_uncoalesced(const float *a, const float *b, float *c, int m, int n,
+                                     int k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

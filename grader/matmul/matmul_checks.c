@@ -1,0 +1,384 @@
+/* Matmul grading on the GPU, shared by the matmul labs: see matmul_checks.h. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#include "matmul_checks.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cpu_reference.h"
+#include "device_buffer.h"
+#include "gpu_checks.h"
+#include "guard.h"
+#include "harness.h"
+#include "rng.h"
+#include "speed_check.h"
+
+const matmul_shape MATMUL_AWKWARD_SHAPES[] = {
+    {1, 1, 1},      {17, 33, 65},  {64, 64, 64},     {1000, 999, 1001},
+    {1, 4096, 1},   {4096, 1, 4096}, {512, 512, 512},
+};
+const size_t MATMUL_AWKWARD_SHAPE_COUNT =
+    sizeof MATMUL_AWKWARD_SHAPES / sizeof MATMUL_AWKWARD_SHAPES[0];
+
+/* Above this many multiply-adds one seed is enough: the CPU reference of
+ * 1000x999x1001 alone takes about a second. */
+#define ONE_SEED_ABOVE_MACS (1LL << 28)
+
+/* Elements re-checked after timing, besides whole first/middle/last rows
+ * and columns. */
+enum { SAMPLED_ELEMENTS = 2048 };
+
+size_t matmul_tile_edge_shapes(int tm, int tn, int tk, matmul_shape *out, size_t max)
+{
+    const int ms[] = {tm - 1, tm, tm + 1, 2 * tm + 1};
+    const int ns[] = {tn - 1, tn, tn + 1, 2 * tn + 1};
+    const int ks[] = {tk - 1, tk, tk + 1, 2 * tk + 1};
+    size_t count = 0;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            for (int l = 0; l < 4; ++l) {
+                matmul_shape s = {ms[i], ns[j], ks[l]};
+                if (s.m > 0 && s.n > 0 && s.k > 0 && count < max)
+                    out[count++] = s;
+            }
+    return count;
+}
+
+void matmul_describe_shape(matmul_shape s, char *out, size_t size)
+{
+    snprintf(out, size, "%dx%dx%d (MxNxK: A %dx%d, B %dx%d, C %dx%d)", s.m, s.n, s.k, s.m, s.k,
+             s.k, s.n, s.m, s.n);
+}
+
+static size_t elements(int rows, int cols) { return (size_t)rows * (size_t)cols; }
+
+static void *checked_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    GRADER_CHECK(p != NULL, "out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Computes p->ref; returns the CPU seconds it took. */
+static double compute_reference(matmul_problem *p)
+{
+    matmul_shape s = p->shape;
+    if (!p->ref)
+        p->ref = checked_malloc(elements(s.m, s.n) * sizeof *p->ref);
+    double start = seconds_now();
+    cpu_matmul_ref(p->a, p->b, p->ref, s.m, s.n, s.k);
+    return seconds_now() - start;
+}
+
+void matmul_problem_init(matmul_problem *p, matmul_shape s, uint64_t seed, int with_reference)
+{
+    p->shape = s;
+    p->seed = seed;
+    p->a = checked_malloc(elements(s.m, s.k) * sizeof *p->a);
+    p->b = checked_malloc(elements(s.k, s.n) * sizeof *p->b);
+    p->ref = NULL;
+    /* Two streams from one seed: A and B must not be the same numbers. */
+    rng_fill_uniform(p->a, elements(s.m, s.k), seed, -1.0f, 1.0f);
+    rng_fill_uniform(p->b, elements(s.k, s.n), ~seed, -1.0f, 1.0f);
+    if (with_reference)
+        compute_reference(p);
+}
+
+double matmul_problem_reference_seconds(matmul_problem *p) { return compute_reference(p); }
+
+void matmul_problem_free(matmul_problem *p)
+{
+    free(p->a);
+    free(p->b);
+    free(p->ref);
+    p->a = p->b = NULL;
+    p->ref = NULL;
+}
+
+compare_spec matmul_compare_spec(matmul_shape s, size_t tile)
+{
+    compare_spec spec = {(size_t)s.m, (size_t)s.n, compare_dot_atol((size_t)s.k), MATMUL_RTOL,
+                         tile};
+    return spec;
+}
+
+/* ------------------------------------------------------- correctness */
+
+typedef struct {
+    device_buffer a, b, c;
+} device_problem;
+
+static void upload_problem(device_problem *d, const matmul_problem *p)
+{
+    matmul_shape s = p->shape;
+    dbuf_alloc(&d->a, "A", elements(s.m, s.k) * sizeof(float));
+    dbuf_alloc(&d->b, "B", elements(s.k, s.n) * sizeof(float));
+    dbuf_alloc(&d->c, "C", elements(s.m, s.n) * sizeof(float));
+    dbuf_upload(&d->a, p->a);
+    dbuf_upload(&d->b, p->b);
+    dbuf_poison(&d->c);
+}
+
+static void free_device_problem(device_problem *d)
+{
+    dbuf_free(&d->a);
+    dbuf_free(&d->b);
+    dbuf_free(&d->c);
+}
+
+static void describe_call(char *out, size_t size, const char *name, matmul_shape s,
+                          uint64_t seed)
+{
+    char shape[96];
+    matmul_describe_shape(s, shape, sizeof shape);
+    snprintf(out, size, "%s on %s, seed %llu", name, shape, (unsigned long long)seed);
+}
+
+void matmul_expect_correct(const matmul_impl *impl, matmul_shape s, uint64_t seed)
+{
+    matmul_problem p;
+    matmul_problem_init(&p, s, seed, 1);
+    device_problem d;
+    upload_problem(&d, &p);
+    char call[224];
+    describe_call(call, sizeof call, impl->name, s, seed);
+    gpu_expect_ok(impl->fn(d.a.data, d.b.data, d.c.data, s.m, s.n, s.k), call);
+    compare_spec spec = matmul_compare_spec(s, impl->tile);
+    gpu_expect_floats(&d.c, p.ref, &spec, call, impl->hint);
+    gpu_expect_unchanged(&d.a, p.a, call);
+    gpu_expect_unchanged(&d.b, p.b, call);
+    gpu_expect_guards_intact(&d.a, call);
+    gpu_expect_guards_intact(&d.b, call);
+    free_device_problem(&d);
+    matmul_problem_free(&p);
+}
+
+void matmul_expect_correct_shapes(const matmul_impl *impl, const matmul_shape *shapes,
+                                  size_t count, int seeds)
+{
+    for (size_t i = 0; i < count; ++i) {
+        long long macs = (long long)shapes[i].m * shapes[i].n * shapes[i].k;
+        int runs = macs > ONE_SEED_ABOVE_MACS ? 1 : seeds;
+        for (int s = 0; s < runs; ++s)
+            matmul_expect_correct(impl, shapes[i], grader_seed() + 1000 * i + (uint64_t)s);
+    }
+}
+
+/* ------------------------------------------------------- bad input */
+
+const matmul_bad_case MATMUL_BAD_CASES[] = {
+    {0, 8, 8, 0, 0, LAB_ERR_INVALID_SIZE, "M = 0"},
+    {8, 0, 8, 0, 0, LAB_ERR_INVALID_SIZE, "N = 0"},
+    {8, 8, 0, 0, 0, LAB_ERR_INVALID_SIZE, "K = 0"},
+    {-1, 8, 8, 0, 0, LAB_ERR_INVALID_SIZE, "M negative"},
+    {8, -8, 8, 0, 0, LAB_ERR_INVALID_SIZE, "N negative"},
+    {8, 8, INT_MIN, 0, 0, LAB_ERR_INVALID_SIZE, "K = INT_MIN"},
+    {65536, 1, 65536, 0, 0, LAB_ERR_INVALID_SIZE, "A would have 2^32 elements, more than an int indexes"},
+    {1, 65536, 65536, 0, 0, LAB_ERR_INVALID_SIZE, "B would have 2^32 elements, more than an int indexes"},
+    {65536, 65536, 1, 0, 0, LAB_ERR_INVALID_SIZE, "C would have 2^32 elements, more than an int indexes"},
+    {8, 8, 1, 1, 0, LAB_ERR_NULL_POINTER, "A is NULL"},
+    {8, 8, 1, 0, 1, LAB_ERR_NULL_POINTER, "C is NULL"},
+};
+const size_t MATMUL_BAD_CASE_COUNT = sizeof MATMUL_BAD_CASES / sizeof MATMUL_BAD_CASES[0];
+
+void matmul_describe_bad_case(const matmul_impl *impl, const matmul_bad_case *bad, char *out,
+                              size_t size)
+{
+    snprintf(out, size, "%s(M=%d, N=%d, K=%d%s%s) [%s; see %s]", impl->name, bad->m, bad->n,
+             bad->k, bad->null_a ? ", a=NULL" : "", bad->null_c ? ", c=NULL" : "", bad->why,
+             impl->validation ? impl->validation : "the entry point's validation");
+}
+
+void matmul_expect_rejects_bad_input(const matmul_impl *impl)
+{
+    /* Big enough for every case's valid buffers: nothing may be read or
+     * written anyway. */
+    enum { SMALL = 64 };
+    device_buffer in, out;
+    dbuf_alloc(&in, "A/B", SMALL * sizeof(float));
+    dbuf_alloc(&out, "C", SMALL * sizeof(float));
+    float zeros[SMALL] = {0};
+    dbuf_upload(&in, zeros);
+    const float *x = in.data;
+    for (size_t i = 0; i < MATMUL_BAD_CASE_COUNT; ++i) {
+        const matmul_bad_case *bad = &MATMUL_BAD_CASES[i];
+        dbuf_poison(&out);
+        char call[256];
+        matmul_describe_bad_case(impl, bad, call, sizeof call);
+        lab_status status = impl->fn(bad->null_a ? NULL : x, x,
+                                     bad->null_c ? NULL : (float *)out.data, bad->m, bad->n,
+                                     bad->k);
+        gpu_expect_rejected(status, bad->expected, &out, call);
+    }
+    dbuf_free(&in);
+    dbuf_free(&out);
+}
+
+/* ------------------------------------------------------------- speed */
+
+typedef struct {
+    matmul_fn fn;
+    const float *a, *b;
+    float *c;
+    matmul_shape s;
+} timed_matmul;
+
+static int launch_matmul(void *ctx)
+{
+    timed_matmul *t = ctx;
+    return t->fn(t->a, t->b, t->c, t->s.m, t->s.n, t->s.k);
+}
+
+static double dot_reference(const matmul_problem *p, int row, int col)
+{
+    matmul_shape s = p->shape;
+    double sum = 0.0;
+    for (int q = 0; q < s.k; ++q)
+        sum += (double)p->a[(size_t)row * s.k + q] * (double)p->b[(size_t)q * s.n + col];
+    return sum;
+}
+
+static void expect_element(const float *got, const matmul_problem *p, int row, int col,
+                           const char *call, const char *hint)
+{
+    matmul_shape s = p->shape;
+    double ref = dot_reference(p, row, col);
+    float value = got[(size_t)row * s.n + col];
+    double tolerance = compare_dot_atol((size_t)s.k) + MATMUL_RTOL * fabs(ref);
+    GRADER_CHECK(isfinite(value) && fabs((double)value - ref) <= tolerance,
+                 "%s: after timing, element (%d,%d) is %.9g, expected %.9g (tolerance %.3g). "
+                 "The timed runs must compute the same result as the checked ones. %s",
+                 call, row, col, (double)value, ref, tolerance, hint ? hint : "");
+}
+
+/* The output after timing: every element finite (no poison left), and a
+ * sample of elements against the reference. Checking all of a 2048^3
+ * product on the CPU would take longer than the rest of the test. */
+static void expect_sampled(const device_buffer *c, const matmul_problem *p, const char *call,
+                           const char *hint)
+{
+    matmul_shape s = p->shape;
+    size_t n = elements(s.m, s.n);
+    float *got = checked_malloc(n * sizeof *got);
+    dbuf_download(c, got);
+    size_t bad = 0, first = 0, poisoned = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!isfinite(got[i])) {
+            if (bad++ == 0)
+                first = i;
+            poisoned += guard_is_poison(got[i]);
+        }
+    if (bad) {
+        free(got);
+        GRADER_FAIL("%s: after timing, %zu of %zu elements are NaN/Inf (%zu still hold the "
+                    "poison: never written), the first at (%zu,%zu). %s",
+                    call, bad, n, poisoned, first / (size_t)s.n, first % (size_t)s.n,
+                    hint ? hint : "");
+    }
+    const int rows[] = {0, s.m / 2, s.m - 1}, cols[] = {0, s.n / 2, s.n - 1};
+    for (int r = 0; r < 3; ++r)
+        for (int col = 0; col < s.n; ++col)
+            expect_element(got, p, rows[r], col, call, hint);
+    for (int q = 0; q < 3; ++q)
+        for (int row = 0; row < s.m; ++row)
+            expect_element(got, p, row, cols[q], call, hint);
+    rng_state rng = rng_make(p->seed ^ 0x5A3D1E5ull);
+    for (int i = 0; i < SAMPLED_ELEMENTS; ++i)
+        expect_element(got, p, (int)(rng_next_u64(&rng) % (uint64_t)s.m),
+                       (int)(rng_next_u64(&rng) % (uint64_t)s.n), call, hint);
+    free(got);
+}
+
+static void record_measurement(const timing_ab_result *r, const matmul_speed_spec *spec,
+                               double flops)
+{
+    grader_metric("student_ms", r->a_ms.median, "ms");
+    grader_metric("baseline_ms", r->b_ms.median, "ms");
+    grader_metric("student_GFLOPs", flops / (r->a_ms.median * 1e6), "GFLOP/s");
+    grader_metric("baseline_GFLOPs", flops / (r->b_ms.median * 1e6), "GFLOP/s");
+    grader_metric(spec->ratio_name, r->ratio, "x");
+    grader_metric("pair_ratio_min", r->pair_ratio.min, "x");
+    grader_metric("pair_ratio_max", r->pair_ratio.max, "x");
+    grader_metric("threshold", spec->threshold, "x");
+}
+
+double matmul_speed(const matmul_speed_spec *spec, int judge, timing_ab_result *result)
+{
+    matmul_shape s = spec->shape;
+    uint64_t seed = grader_seed() + 7000;
+    matmul_problem p;
+    matmul_problem_init(&p, s, seed, 0);
+    device_problem d;
+    upload_problem(&d, &p);
+    device_buffer c_base;
+    dbuf_alloc(&c_base, "C (baseline)", elements(s.m, s.n) * sizeof(float));
+    dbuf_poison(&c_base);
+
+    char shape[96], description[256];
+    matmul_describe_shape(s, shape, sizeof shape);
+    snprintf(description, sizeof description, "%s vs %s on %s", spec->student->name,
+             spec->baseline_name, shape);
+    double flops = 2.0 * (double)s.m * (double)s.n * (double)s.k;
+    timed_matmul student = {spec->student->fn, d.a.data, d.b.data, d.c.data, s};
+    timed_matmul baseline = {spec->baseline, d.a.data, d.b.data, c_base.data, s};
+    speed_spec ss = {spec->ratio_name, description, spec->threshold, 0.0, flops, spec->hint};
+    double ratio;
+    if (judge) {
+        ratio = speed_check(launch_matmul, &student, launch_matmul, &baseline, &spec->plan, &ss);
+    } else {
+        timing_ab_result r;
+        speed_measure(launch_matmul, &student, launch_matmul, &baseline, &spec->plan, &ss, &r);
+        record_measurement(&r, spec, flops);
+        if (result)
+            *result = r;
+        ratio = r.ratio;
+    }
+    expect_sampled(&d.c, &p, description, spec->student->hint);
+    gpu_expect_guards_intact(&d.c, description);
+    dbuf_free(&c_base);
+    free_device_problem(&d);
+    matmul_problem_free(&p);
+    return ratio;
+}
+
+double matmul_time_ms(const matmul_impl *impl, matmul_shape s, const timing_plan *plan)
+{
+    uint64_t seed = grader_seed() + 8000;
+    matmul_problem p;
+    matmul_problem_init(&p, s, seed, 0);
+    device_problem d;
+    upload_problem(&d, &p);
+    char call[224];
+    describe_call(call, sizeof call, impl->name, s, seed);
+    timed_matmul t = {impl->fn, d.a.data, d.b.data, d.c.data, s};
+    stats_summary ms;
+    int status = timing_measure(launch_matmul, &t, plan, &ms);
+    GRADER_CHECK(status == 0, "%s: a launch failed while timing (status %d: %s)", call, status,
+                 lab_last_error());
+    expect_sampled(&d.c, &p, call, impl->hint);
+    free_device_problem(&d);
+    matmul_problem_free(&p);
+    return ms.median;
+}
+
+void matmul_expect_below_threshold(const matmul_speed_spec *spec, const char *rubric_name)
+{
+    timing_ab_result r;
+    matmul_speed(spec, 0, &r);
+    GRADER_CHECK(r.ratio < spec->threshold && r.pair_ratio.max < spec->threshold,
+                 "%s graded as the student against %s: ratio %.3f (best single pair %.3f) "
+                 "reaches the threshold %.3f, so on this GPU the speed check cannot tell this "
+                 "kernel apart. Recalibrate %s in grader/rubric.h.",
+                 spec->student->name, spec->baseline_name, r.ratio, r.pair_ratio.max,
+                 spec->threshold, rubric_name);
+}
