@@ -70,4 +70,45 @@
  * max of the ratio over repeated runs of the reference): not yet done. */
 #define LAB2_SPEEDUP_OVER_UNCOALESCED_MIN 4.0
 
+/* ------------------------------------------------------------ lab 3 */
+
+/* CPU checks of the index helpers (run on any machine). */
+#define LAB3_POINTS_TILED_GRID 5            /* TODO(3.1) */
+#define LAB3_POINTS_TILE_LOADS 5            /* TODO(3.2) */
+/* GPU checks of the tiled kernel. */
+#define LAB3_POINTS_GPU_TILED_SHARED 5      /* TODO(3.3): two shared tiles, compiled in */
+#define LAB3_POINTS_GPU_TILED_EDGES 12      /* TODO(3.3)-(3.7) on sizes around the tile */
+#define LAB3_POINTS_GPU_TILED_AWKWARD 12    /* the same on lab 2's shapes */
+#define LAB3_POINTS_GPU_BAD_INPUT 3         /* validation (written for the student) */
+#define LAB3_POINTS_GPU_TILED_SPEED 8
+/* Extension, the thread tile: bonus points. The harness has no notion of
+ * bonus, so they count in "possible" like the rest; a course that treats
+ * them as extra credit subtracts LAB3_BONUS_POINTS_TOTAL. */
+#define LAB3_BONUS_POINTS_TT_GRID 2         /* TODO(3.8) */
+#define LAB3_BONUS_POINTS_TT_OUTPUTS 2      /* TODO(3.9) */
+#define LAB3_BONUS_POINTS_TT_LOADS 2        /* TODO(3.10) */
+#define LAB3_BONUS_POINTS_GPU_TT_SHARED 2   /* TODO(3.11) */
+#define LAB3_BONUS_POINTS_GPU_TT_CORRECT 6  /* TODO(3.11) */
+#define LAB3_BONUS_POINTS_GPU_TT_SPEED 6
+#define LAB3_BONUS_POINTS_TOTAL 20
+
+/* CPU coalescing checks, as for lab 2 (a property of the index maths). */
+#define LAB3_MAX_SECTOR_RATIO 2.0
+
+/* The tiled kernel (TILE 32) at 2048x2048x2048 must run this many times
+ * faster than the grader's naive coalesced kernel (lab 2's solution: x picks
+ * the column, 32x8 blocks, no shared memory).
+ * provisional: calibrate on GPU. DESIGN.md measured 9.0 vs 6.0 TFLOP/s
+ * (1.50x; 16x16 tiles: 1.36x) on one H200 with CUDA 13.0. Calibration
+ * (GPU, command, min/median/max over repeated runs): not yet done. */
+#define LAB3_TILED_SPEEDUP_MIN 1.2
+
+/* The thread-tile kernel (BM=BN=64, BK=8, TM=8) at 2048x2048x2048 over the
+ * same naive coalesced baseline.
+ * provisional: calibrate on GPU. Not measured yet; DESIGN.md's 2D thread
+ * tile (BM=BN=128, BK=8, TM=TN=8, float4) reached 35.6 TFLOP/s, 5.9x the
+ * naive kernel, and a 1D thread tile is expected between that and the
+ * tiled kernel's 1.5x. Calibration: not yet done. */
+#define LAB3_THREAD_TILE_SPEEDUP_MIN 2.0
+
 #endif

@@ -158,10 +158,17 @@ void gpu_host_flow(void **state)
      * loses 64 MiB, far above what the driver's own bookkeeping moves. */
     enum { CALLS = 16 };
     const matmul_shape leak_shape = {1024, 1024, 1024};
-    long long matrix_bytes = 1024LL * 1024 * 4;
+    long long limit = CALLS * (1024LL * 1024 * 4) / 2;
     long long lost = device_bytes_lost(CALLS, leak_shape);
+    if (lost >= limit) {
+        /* Free memory is device-wide: another process could have taken it.
+         * A real leak shows again. */
+        grader_note("%.0f MiB of device memory went missing; measuring again",
+                    lost / 1048576.0);
+        lost = device_bytes_lost(CALLS, leak_shape);
+    }
     grader_metric("device_bytes_lost_per_call", (double)lost / CALLS, "bytes");
-    GRADER_CHECK(lost < CALLS * matrix_bytes / 2,
+    GRADER_CHECK(lost < limit,
                  "lab2_matmul_host leaks device memory: after %d calls on 1024x1024x1024, "
                  "%.0f MiB more device memory is in use than before (%.1f MiB per call; one "
                  "matrix is 4 MiB). Check TODO(2.9): every cudaMalloc needs its cudaFree, on "

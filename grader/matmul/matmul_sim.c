@@ -28,10 +28,10 @@ void matmul_expect_exact_coverage(coverage_map *map, const char *what, matmul_po
                                  s.repeated, s.first_repeated);
     if (map->out_of_range && used < sizeof problems)
         snprintf(problems + used, sizeof problems - used,
-                 " %zu writes fell outside the matrix (first: index %lld);", map->out_of_range,
+                 " %zu fell outside it (first: index %lld);", map->out_of_range,
                  map->first_out_of_range);
     coverage_free(map);
-    GRADER_CHECK(ok, "TODO(%s) %s: every element must be owned by exactly one thread, but%s "
+    GRADER_CHECK(ok, "TODO(%s) %s: every element must be covered by exactly one thread, but%s "
                  "see %s, section %s.", where.todo, what, problems, where.handout, where.section);
 }
 

@@ -21,9 +21,9 @@ typedef struct {
 lab_dim3 matmul_dim3(int x, int y, int z);
 int matmul_ceil_div(int n, int d);
 
-/* Every element of `map` written exactly once, nothing outside. Frees the
- * map. `what` names the helper and the shape, e.g. "lab2_row_of/lab2_col_of
- * on 17x33 C". */
+/* Every element of `map` recorded exactly once, nothing outside. Frees the
+ * map. `what` names the helper and what it covers, e.g.
+ * "lab2_row_of/lab2_col_of ..., C of 17x33 (MxN)". */
 void matmul_expect_exact_coverage(coverage_map *map, const char *what, matmul_pointer where);
 
 /* One access of a simulated launch, surveyed warp by warp: passes when the

@@ -1,0 +1,41 @@
+/* Lab 3 grader: the tests (CPU simulation and GPU runs) and the baseline. */
+#ifndef LAB3_CHECKS_H
+#define LAB3_CHECKS_H
+
+#include "lab3.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LAB3_HANDOUT "handouts/lab3-shared-tiles.md"
+
+/* CPU: the student's index helpers on simulated launches. */
+void cpu_tiled_grid_and_phases(void **state);
+void cpu_tile_load_elements(void **state);
+void cpu_thread_tile_grid(void **state);
+void cpu_thread_tile_outputs(void **state);
+void cpu_thread_tile_loads(void **state);
+
+/* GPU: the tiled kernel. */
+void gpu_tiled_uses_shared_tiles(void **state);
+void gpu_tiled_tile_edges(void **state);
+void gpu_tiled_awkward_shapes(void **state);
+void gpu_rejects_bad_input(void **state);
+void gpu_tiled_speed_vs_naive(void **state);
+void gpu_tile16_speed_metrics(void **state);
+/* GPU: the thread tile (extension). */
+void gpu_thread_tile_uses_shared_tiles(void **state);
+void gpu_thread_tile_correct(void **state);
+void gpu_thread_tile_speed_vs_naive(void **state);
+void selftest_naive_below_tiled_threshold(void **state);
+
+/* Baseline (lab3_baselines.cu): lab 2's naive kernel, coalesced (x picks
+ * the column), 32 x 8 blocks, no shared memory. */
+lab_status lab3_baseline_naive(const float *a, const float *b, float *c, int m, int n, int k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

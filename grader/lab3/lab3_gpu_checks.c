@@ -1,0 +1,211 @@
+/* Lab 3 GPU checks: what the compiler made of the kernels (shared memory,
+ * registers, spills), results on sizes around every tile edge and on lab 2's
+ * shapes, bad input, and speed against the naive coalesced kernel. */
+#include <stdio.h>
+
+#include <cuda_runtime_api.h>
+
+#include "device_buffer.h"
+#include "gpu_checks.h"
+#include "harness.h"
+#include "lab3_checks.h"
+#include "matmul_checks.h"
+#include "rubric.h"
+
+static const char TILED_HINT[] =
+    "Check TODO(3.2) (which element each thread copies, handout section 4), TODO(3.3) (0.0f "
+    "for elements outside A or B, section 6), TODO(3.4) and (3.6) (both barriers, section 5), "
+    "TODO(3.5) (section 7) and TODO(3.7) (the bounds test on the store, section 6).";
+static const char THREAD_TILE_HINT[] =
+    "Check TODO(3.9)-(3.11): outputs, loads (0.0f outside the matrices), both barriers and "
+    "the bounds test on the stores; handout section 8.";
+
+static lab_status tiled16(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    return lab3_matmul_tiled_with(16, a, b, c, m, n, k);
+}
+
+static const matmul_impl TILED = {"lab3_matmul_tiled", lab3_matmul_tiled, LAB3_TILE, TILED_HINT,
+                                  "the validation written in shared_tiles.cu"};
+static const matmul_impl TILED16 = {"lab3_matmul_tiled_with(tile=16)", tiled16, 16, TILED_HINT,
+                                    "the validation written in shared_tiles.cu"};
+static const matmul_impl THREAD_TILE = {"lab3_matmul_thread_tile", lab3_matmul_thread_tile,
+                                        LAB3_TT_BM, THREAD_TILE_HINT,
+                                        "the validation written in shared_tiles.cu"};
+static const matmul_impl NAIVE = {"lab3_baseline_naive", lab3_baseline_naive, 0,
+                                  "The grader's naive baseline is wrong: a grader bug, please "
+                                  "report it.", NULL};
+
+static const matmul_shape SPEED_SHAPE = {2048, 2048, 2048};
+/* 2*2048^3 = 17 GFLOP: about 2-3 ms per launch on an H200 (DESIGN.md). */
+static const timing_plan SPEED_PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 2,
+                                       .flush_l2 = 1};
+
+/* --------------------------------------------------------- mechanism */
+
+/* Reports what cudaFuncGetAttributes says and checks that the kernel has
+ * the static shared memory its tiles need and can run its block size. */
+static void expect_attributes(lab_status (*get)(struct cudaFuncAttributes *), const char *name,
+                              size_t tiles_bytes, int block_threads, const char *todo,
+                              const char *section, const char *spill_section)
+{
+    struct cudaFuncAttributes attr;
+    lab_status status = get(&attr);
+    GRADER_CHECK(status == LAB_OK, "%s returned %s: %s", name, lab_status_name(status),
+                 lab_last_error());
+    grader_metric("shared_bytes", (double)attr.sharedSizeBytes, "bytes");
+    grader_metric("registers_per_thread", attr.numRegs, "registers");
+    grader_metric("local_bytes_per_thread", (double)attr.localSizeBytes, "bytes");
+    grader_metric("max_threads_per_block", attr.maxThreadsPerBlock, "threads");
+    if (attr.localSizeBytes > 0)
+        grader_note("%s: %zu bytes of local memory per thread: something (often an array "
+                    "indexed with a value the compiler cannot resolve) spilled out of "
+                    "registers to slow off-chip memory. Not graded; see handout section %s.",
+                    name, attr.localSizeBytes, spill_section);
+    GRADER_CHECK(attr.sharedSizeBytes >= tiles_bytes,
+                 "TODO(%s): the kernel declares %zu bytes of static shared memory; its two "
+                 "tiles of floats need %zu. Declare them as __shared__ arrays whose sizes are "
+                 "compile-time constants. See %s, section %s.",
+                 todo, attr.sharedSizeBytes, tiles_bytes, LAB3_HANDOUT, section);
+    GRADER_CHECK(attr.maxThreadsPerBlock >= block_threads,
+                 "TODO(%s): the compiled kernel can run at most %d threads per block (it uses %d "
+                 "registers per thread), but it is launched with %d. See %s, section %s.",
+                 todo, attr.maxThreadsPerBlock, attr.numRegs, block_threads, LAB3_HANDOUT,
+                 section);
+}
+
+void gpu_tiled_uses_shared_tiles(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_attributes(lab3_tiled_kernel_attributes, "the tiled kernel (TILE 32)",
+                      2u * LAB3_TILE * LAB3_TILE * sizeof(float), LAB3_TILE * LAB3_TILE, "3.3",
+                      "3", "7");
+}
+
+void gpu_thread_tile_uses_shared_tiles(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_attributes(lab3_thread_tile_kernel_attributes, "the thread-tile kernel",
+                      (size_t)(LAB3_TT_BM * LAB3_TT_BK + LAB3_TT_BK * LAB3_TT_BN) * sizeof(float),
+                      LAB3_TT_THREADS_X * LAB3_TT_THREADS_Y, "3.11", "8", "8");
+}
+
+/* ------------------------------------------------------- correctness */
+
+enum { MAX_EDGE_SHAPES = 64 };
+
+void gpu_tiled_tile_edges(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    matmul_shape shapes[MAX_EDGE_SHAPES];
+    /* M, N and K each in {31, 32, 33, 65}: one below, at and above the tile,
+     * and a partial third tile. Then the same around 16 for TILE 16. */
+    size_t count = matmul_tile_edge_shapes(LAB3_TILE, LAB3_TILE, LAB3_TILE, shapes,
+                                           MAX_EDGE_SHAPES);
+    matmul_expect_correct_shapes(&TILED, shapes, count, 1);
+    count = matmul_tile_edge_shapes(16, 16, 16, shapes, MAX_EDGE_SHAPES);
+    matmul_expect_correct_shapes(&TILED16, shapes, count, 1);
+}
+
+void gpu_tiled_awkward_shapes(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    matmul_expect_correct_shapes(&TILED, MATMUL_AWKWARD_SHAPES, MATMUL_AWKWARD_SHAPE_COUNT, 2);
+}
+
+void gpu_thread_tile_correct(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    matmul_shape shapes[MAX_EDGE_SHAPES];
+    /* M, N in {63, 64, 65, 129}, K in {7, 8, 9, 17}. */
+    size_t count = matmul_tile_edge_shapes(LAB3_TT_BM, LAB3_TT_BN, LAB3_TT_BK, shapes,
+                                           MAX_EDGE_SHAPES);
+    matmul_expect_correct_shapes(&THREAD_TILE, shapes, count, 1);
+    matmul_expect_correct_shapes(&THREAD_TILE, MATMUL_AWKWARD_SHAPES, MATMUL_AWKWARD_SHAPE_COUNT,
+                                 1);
+}
+
+/* -------------------------------------------------------- bad input */
+
+void gpu_rejects_bad_input(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    matmul_expect_rejects_bad_input(&TILED);
+    matmul_expect_rejects_bad_input(&THREAD_TILE);
+    /* A tile size that is not compiled in. */
+    device_buffer in, out;
+    dbuf_alloc(&in, "A/B", 64 * sizeof(float));
+    dbuf_alloc(&out, "C", 64 * sizeof(float));
+    dbuf_poison(&out);
+    gpu_expect_rejected(lab3_matmul_tiled_with(7, in.data, in.data, out.data, 8, 8, 1),
+                        LAB_ERR_UNSUPPORTED, &out, "lab3_matmul_tiled_with(tile=7, M=8, N=8, K=1)");
+    dbuf_free(&in);
+    dbuf_free(&out);
+}
+
+/* ------------------------------------------------------------ speed */
+
+static matmul_speed_spec spec_over_naive(const matmul_impl *student, double threshold,
+                                         const char *ratio_name, const char *hint)
+{
+    matmul_speed_spec spec = {.student = student,
+                              .baseline = lab3_baseline_naive,
+                              .baseline_name = "the naive coalesced kernel (lab 2's solution)",
+                              .shape = SPEED_SHAPE,
+                              .threshold = threshold,
+                              .ratio_name = ratio_name,
+                              .hint = hint,
+                              .plan = SPEED_PLAN};
+    return spec;
+}
+
+void gpu_tiled_speed_vs_naive(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    matmul_speed_spec spec = spec_over_naive(
+        &TILED, LAB3_TILED_SPEEDUP_MIN, "speedup_over_naive",
+        "Each element a block loads into shared memory should serve TILE multiply-adds. "
+        "Check that the loads are one per thread per phase (TODO(3.2), section 4), that the "
+        "inner loop reads only shared memory and is unrolled (TODO(3.5), section 7), and the "
+        "local-memory note of gpu_tiled_uses_shared_tiles.");
+    matmul_speed(&spec, 1, NULL);
+}
+
+void gpu_tile16_speed_metrics(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    /* For the handout's 16-versus-32 comparison: measured, not judged. */
+    matmul_speed_spec spec = spec_over_naive(&TILED16, LAB3_TILED_SPEEDUP_MIN,
+                                             "tile16_speedup_over_naive", TILED_HINT);
+    matmul_speed(&spec, 0, NULL);
+}
+
+void gpu_thread_tile_speed_vs_naive(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    matmul_speed_spec spec = spec_over_naive(
+        &THREAD_TILE, LAB3_THREAD_TILE_SPEEDUP_MIN, "speedup_over_naive",
+        "Each B value read from shared memory should serve TM multiply-adds held in "
+        "registers: check that the accumulators are not in local memory (the note of "
+        "gpu_thread_tile_uses_shared_tiles) and that the loops over BK and TM are unrolled. "
+        "Handout section 8.");
+    matmul_speed(&spec, 1, NULL);
+}
+
+void selftest_naive_below_tiled_threshold(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    matmul_speed_spec spec = spec_over_naive(&NAIVE, LAB3_TILED_SPEEDUP_MIN, "speedup_over_naive",
+                                             NULL);
+    matmul_expect_below_threshold(&spec, "LAB3_TILED_SPEEDUP_MIN");
+}
