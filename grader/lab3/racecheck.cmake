@@ -6,28 +6,33 @@
 # hazard. EXPECT=hazard: the copy without its second __syncthreads() must be
 # reported (its wrong result alone is not enough: racecheck must see it).
 #
-# Prints "RACECHECK SKIPPED: ..." (which the ctest test turns into a skip)
-# when compute-sanitizer is neither on PATH nor in TOOLKIT_BIN, or when there
-# is no CUDA device. A script cannot exit 77 before CMake 3.29, hence the
-# message.
+# Skips when compute-sanitizer is neither on PATH nor in TOOLKIT_BIN, or
+# when there is no CUDA device: prints "RACECHECK SKIPPED: ..." (the ctest
+# test's SKIP_REGULAR_EXPRESSION) and, from CMake 3.29 on, also exits 77.
 
 # A small size: racecheck instruments every shared-memory access, and the
 # hazard exists in every phase of every block whatever the size.
 set(size 64 64 96)
+
+macro(skip_test reason)
+  message("RACECHECK SKIPPED: ${reason}")
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
+    cmake_language(EXIT 77)
+  endif()
+  return()
+endmacro()
 
 find_program(sanitizer NAMES compute-sanitizer)
 if(NOT sanitizer AND TOOLKIT_BIN)
   find_program(sanitizer NAMES compute-sanitizer PATHS "${TOOLKIT_BIN}" NO_DEFAULT_PATH)
 endif()
 if(NOT sanitizer)
-  message("RACECHECK SKIPPED: compute-sanitizer is not on PATH (nor in '${TOOLKIT_BIN}')")
-  return()
+  skip_test("compute-sanitizer is not on PATH (nor in '${TOOLKIT_BIN}')")
 endif()
 
 execute_process(COMMAND "${DEMO}" --probe RESULT_VARIABLE probe OUTPUT_QUIET ERROR_QUIET)
 if(probe EQUAL 77)
-  message("RACECHECK SKIPPED: no CUDA device on this machine")
-  return()
+  skip_test("no CUDA device on this machine")
 elseif(NOT probe EQUAL 0)
   message(FATAL_ERROR "${DEMO} --probe failed (${probe})")
 endif()
