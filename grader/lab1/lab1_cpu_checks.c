@@ -6,42 +6,14 @@
 
 #include "harness.h"
 #include "lab1_checks.h"
-#include "launch_sim.h"
+#include "sim_checks.h"
 
 static const char HANDOUT[] = "handouts/lab1-indexing.md";
 
-static lab_dim3 dim3_of(int x, int y, int z)
+static todo_pointer todo(const char *id, const char *section)
 {
-    lab_dim3 d = {x, y, z};
-    return d;
-}
-
-static int ceil_div(int n, int d) { return (n + d - 1) / d; }
-
-/* Fails with a coverage report: which element nobody wrote, which was
- * written twice, which write fell outside. */
-static void expect_exact_coverage(coverage_map *map, const char *what, const char *todo,
-                                  const char *section)
-{
-    coverage_summary s;
-    int ok = coverage_summarize(map, &s);
-    char problems[320] = "";
-    size_t used = 0;
-    if (s.never)
-        used += (size_t)snprintf(problems + used, sizeof problems - used,
-                                 " %zu were never written (first: element %lld);", s.never,
-                                 s.first_never);
-    if (s.repeated && used < sizeof problems)
-        used += (size_t)snprintf(problems + used, sizeof problems - used,
-                                 " %zu were written more than once (first: element %lld);",
-                                 s.repeated, s.first_repeated);
-    if (map->out_of_range && used < sizeof problems)
-        snprintf(problems + used, sizeof problems - used,
-                 " %zu writes fell outside the data (first: index %lld);", map->out_of_range,
-                 map->first_out_of_range);
-    coverage_free(map);
-    GRADER_CHECK(ok, "TODO(%s) %s: every element must be written by exactly one thread, but%s "
-                 "see %s, section %s.", todo, what, problems, HANDOUT, section);
+    todo_pointer where = {id, HANDOUT, section};
+    return where;
 }
 
 /* ---------------------------------------------------------- TODO 1.1 */
@@ -65,8 +37,8 @@ void cpu_global_index_1d_coverage(void **state)
     (void)state;
     /* One thread first: a message about thread (1, 3) is easier to act on
      * than a coverage count. */
-    int got = lab1_global_index_1d(dim3_of(1, 0, 0), dim3_of(LAB1_BLOCK_1D, 1, 1),
-                                   dim3_of(3, 0, 0));
+    int got = lab1_global_index_1d(sim_dim3(1, 0, 0), sim_dim3(LAB1_BLOCK_1D, 1, 1),
+                                   sim_dim3(3, 0, 0));
     GRADER_CHECK(got == LAB1_BLOCK_1D + 3,
                  "TODO(1.1) lab1_global_index_1d: thread 3 of block 1 (blocks of %d threads) "
                  "returned %d; counting from 0, it is thread number %d of the grid. See %s, section 2.",
@@ -75,11 +47,11 @@ void cpu_global_index_1d_coverage(void **state)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         vector_sim sim = {.n = sizes[k]};
         GRADER_CHECK(coverage_init(&sim.map, (size_t)sim.n), "out of memory");
-        launch_sim_run(dim3_of(ceil_div(sim.n, LAB1_BLOCK_1D), 1, 1),
-                       dim3_of(LAB1_BLOCK_1D, 1, 1), visit_vector, &sim);
+        launch_sim_run(sim_dim3(sim_ceil_div(sim.n, LAB1_BLOCK_1D), 1, 1),
+                       sim_dim3(LAB1_BLOCK_1D, 1, 1), visit_vector, &sim);
         char what[96];
         snprintf(what, sizeof what, "lab1_global_index_1d with n=%d", sim.n);
-        expect_exact_coverage(&sim.map, what, "1.1", "2");
+        sim_expect_exact_coverage(&sim.map, what, todo("1.1", "2"));
     }
 }
 
@@ -142,9 +114,9 @@ void cpu_pixel_offset_coverage(void **state)
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
         image_sim sim = {.width = shapes[k][0], .height = shapes[k][1]};
         GRADER_CHECK(coverage_init(&sim.map, (size_t)sim.width * sim.height), "out of memory");
-        lab_dim3 grid = dim3_of(ceil_div(sim.width, LAB1_IMAGE_BLOCK_X),
-                                ceil_div(sim.height, LAB1_IMAGE_BLOCK_Y), 1);
-        launch_sim_run(grid, dim3_of(LAB1_IMAGE_BLOCK_X, LAB1_IMAGE_BLOCK_Y, 1), visit_image,
+        lab_dim3 grid = sim_dim3(sim_ceil_div(sim.width, LAB1_IMAGE_BLOCK_X),
+                                sim_ceil_div(sim.height, LAB1_IMAGE_BLOCK_Y), 1);
+        launch_sim_run(grid, sim_dim3(LAB1_IMAGE_BLOCK_X, LAB1_IMAGE_BLOCK_Y, 1), visit_image,
                        &sim);
         if (sim.found_bad) {
             coverage_free(&sim.map);
@@ -157,7 +129,7 @@ void cpu_pixel_offset_coverage(void **state)
         char what[96];
         snprintf(what, sizeof what, "lab1_pixel_offset on a %dx%d (width x height) image",
                  sim.width, sim.height);
-        expect_exact_coverage(&sim.map, what, "1.4", "4");
+        sim_expect_exact_coverage(&sim.map, what, todo("1.4", "4"));
     }
 }
 
@@ -165,16 +137,16 @@ void cpu_pixel_offset_layout(void **state)
 {
     (void)state;
     const int width = 76, height = 62;
-    lab_dim3 block = dim3_of(LAB1_IMAGE_BLOCK_X, LAB1_IMAGE_BLOCK_Y, 1);
-    for (int by = 0; by < ceil_div(height, block.y); ++by)
-        for (int bx = 0; bx < ceil_div(width, block.x); ++bx)
+    lab_dim3 block = sim_dim3(LAB1_IMAGE_BLOCK_X, LAB1_IMAGE_BLOCK_Y, 1);
+    for (int by = 0; by < sim_ceil_div(height, block.y); ++by)
+        for (int bx = 0; bx < sim_ceil_div(width, block.x); ++bx)
             for (int ty = 0; ty < block.y; ++ty)
                 for (int tx = 0; tx < block.x; ++tx) {
                     int col = bx * block.x + tx, row = by * block.y + ty;
                     long long want = (col < width && row < height)
                                          ? (long long)row * width + col : -1;
-                    long long got = lab1_pixel_offset(dim3_of(bx, by, 0), block,
-                                                      dim3_of(tx, ty, 0), width, height);
+                    long long got = lab1_pixel_offset(sim_dim3(bx, by, 0), block,
+                                                      sim_dim3(tx, ty, 0), width, height);
                     if (got == want)
                         continue;
                     int swapped = want >= 0 && got == (long long)col * height + row;
@@ -209,7 +181,7 @@ void cpu_image_grid_covers_image(void **state)
         char call[64];
         snprintf(call, sizeof call, "lab1_image_grid(%d, %d)", w, h);
         expect_grid(lab1_image_grid(w, h),
-                    dim3_of(ceil_div(w, LAB1_IMAGE_BLOCK_X), ceil_div(h, LAB1_IMAGE_BLOCK_Y), 1),
+                    sim_dim3(sim_ceil_div(w, LAB1_IMAGE_BLOCK_X), sim_ceil_div(h, LAB1_IMAGE_BLOCK_Y), 1),
                     call, "1.5", "4");
     }
 }
@@ -222,12 +194,12 @@ static const int volume_shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {33, 17, 9}, {65, 1
 void cpu_voxel_coords(void **state)
 {
     (void)state;
-    lab_dim3 block = dim3_of(LAB1_VOLUME_BLOCK_X, LAB1_VOLUME_BLOCK_Y, LAB1_VOLUME_BLOCK_Z);
+    lab_dim3 block = sim_dim3(LAB1_VOLUME_BLOCK_X, LAB1_VOLUME_BLOCK_Y, LAB1_VOLUME_BLOCK_Z);
     lab_dim3 samples[][2] = {{{0, 0, 0}, {0, 0, 0}}, {{2, 3, 4}, {1, 5, 3}},
                              {{7, 0, 1}, {7, 7, 0}}, {{0, 9, 0}, {3, 0, 2}}};
     for (size_t k = 0; k < sizeof samples / sizeof samples[0]; ++k) {
         lab_dim3 b = samples[k][0], t = samples[k][1];
-        lab_dim3 want = dim3_of(b.x * block.x + t.x, b.y * block.y + t.y, b.z * block.z + t.z);
+        lab_dim3 want = sim_dim3(b.x * block.x + t.x, b.y * block.y + t.y, b.z * block.z + t.z);
         lab_dim3 got = lab1_voxel_coords(b, block, t);
         GRADER_CHECK(got.x == want.x && got.y == want.y && got.z == want.z,
                      "TODO(1.6) lab1_voxel_coords: thread (%d,%d,%d) of block (%d,%d,%d), "
@@ -250,7 +222,7 @@ static int visit_volume(const sim_thread *t, void *ctx)
 {
     volume_sim *sim = ctx;
     /* The grader's own coordinates, so only TODO(1.7) is graded here. */
-    lab_dim3 c = dim3_of(t->block_idx.x * t->block_dim.x + t->thread_idx.x,
+    lab_dim3 c = sim_dim3(t->block_idx.x * t->block_dim.x + t->thread_idx.x,
                          t->block_idx.y * t->block_dim.y + t->thread_idx.y,
                          t->block_idx.z * t->block_dim.z + t->thread_idx.z);
     long long got = lab1_voxel_offset(c, sim->nx, sim->ny, sim->nz);
@@ -269,13 +241,13 @@ static int visit_volume(const sim_thread *t, void *ctx)
 void cpu_voxel_offset_coverage_and_layout(void **state)
 {
     (void)state;
-    lab_dim3 block = dim3_of(LAB1_VOLUME_BLOCK_X, LAB1_VOLUME_BLOCK_Y, LAB1_VOLUME_BLOCK_Z);
+    lab_dim3 block = sim_dim3(LAB1_VOLUME_BLOCK_X, LAB1_VOLUME_BLOCK_Y, LAB1_VOLUME_BLOCK_Z);
     for (size_t k = 0; k < sizeof volume_shapes / sizeof volume_shapes[0]; ++k) {
         volume_sim sim = {.nx = volume_shapes[k][0], .ny = volume_shapes[k][1],
                           .nz = volume_shapes[k][2]};
         GRADER_CHECK(coverage_init(&sim.map, (size_t)sim.nx * sim.ny * sim.nz), "out of memory");
-        lab_dim3 grid = dim3_of(ceil_div(sim.nx, block.x), ceil_div(sim.ny, block.y),
-                                ceil_div(sim.nz, block.z));
+        lab_dim3 grid = sim_dim3(sim_ceil_div(sim.nx, block.x), sim_ceil_div(sim.ny, block.y),
+                                sim_ceil_div(sim.nz, block.z));
         launch_sim_run(grid, block, visit_volume, &sim);
         if (sim.layout_errors) {
             coverage_free(&sim.map);
@@ -298,8 +270,8 @@ void cpu_volume_grid_covers_volume(void **state)
         char call[64];
         snprintf(call, sizeof call, "lab1_volume_grid(%d, %d, %d)", nx, ny, nz);
         expect_grid(lab1_volume_grid(nx, ny, nz),
-                    dim3_of(ceil_div(nx, LAB1_VOLUME_BLOCK_X), ceil_div(ny, LAB1_VOLUME_BLOCK_Y),
-                            ceil_div(nz, LAB1_VOLUME_BLOCK_Z)),
+                    sim_dim3(sim_ceil_div(nx, LAB1_VOLUME_BLOCK_X), sim_ceil_div(ny, LAB1_VOLUME_BLOCK_Y),
+                            sim_ceil_div(nz, LAB1_VOLUME_BLOCK_Z)),
                     call, "1.8", "5");
     }
 }
@@ -323,8 +295,8 @@ static int visit_stride(const sim_thread *t, void *ctx)
 void cpu_grid_stride_coverage(void **state)
 {
     (void)state;
-    lab_dim3 grid = dim3_of(LAB1_STRIDE_BLOCKS, 1, 1);
-    lab_dim3 block = dim3_of(LAB1_STRIDE_THREADS, 1, 1);
+    lab_dim3 grid = sim_dim3(LAB1_STRIDE_BLOCKS, 1, 1);
+    lab_dim3 block = sim_dim3(LAB1_STRIDE_THREADS, 1, 1);
     int step = lab1_grid_stride_step(grid, block);
     GRADER_CHECK(step == LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS,
                  "TODO(1.9) lab1_grid_stride_step for %d blocks of %d threads returned %d; "
@@ -342,7 +314,7 @@ void cpu_grid_stride_coverage(void **state)
         launch_sim_run(grid, block, visit_stride, &sim);
         char what[96];
         snprintf(what, sizeof what, "grid-stride loop over n=%d", sim.n);
-        expect_exact_coverage(&sim.map, what, "1.9", "6");
+        sim_expect_exact_coverage(&sim.map, what, todo("1.9", "6"));
     }
 }
 
@@ -360,7 +332,7 @@ void cpu_warp_and_lane(void **state)
             for (int y = 0; y < block.y; ++y)
                 for (int x = 0; x < block.x; ++x) {
                     int want = x + block.x * (y + block.y * z);
-                    lab_dim3 t = dim3_of(x, y, z);
+                    lab_dim3 t = sim_dim3(x, y, z);
                     int got = lab1_thread_in_block(t, block);
                     GRADER_CHECK(got == want,
                                  "TODO(1.10) lab1_thread_in_block: thread (%d,%d,%d) of a "

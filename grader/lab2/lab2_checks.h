@@ -1,4 +1,4 @@
-/* Lab 2 grader: the tests (CPU simulation and GPU runs) and the baseline. */
+/* Lab 2 grader: the tests (CPU simulation and GPU runs). */
 #ifndef LAB2_CHECKS_H
 #define LAB2_CHECKS_H
 
@@ -24,10 +24,6 @@ void gpu_speed_vs_uncoalesced(void **state);
 void gpu_metrics_vs_cpu_reference(void **state);
 void selftest_uncoalesced_baseline_is_slow(void **state);
 
-/* Baseline (lab2_baselines.cu): the naive kernel with threadIdx.x picking
- * the ROW of C. Correct output, uncoalesced access. */
-lab_status lab2_baseline_uncoalesced(const float *a, const float *b, float *c, int m, int n,
-                                     int k);
 
 #ifdef __cplusplus
 }

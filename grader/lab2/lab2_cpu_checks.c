@@ -10,17 +10,17 @@
 #include "memory_sectors.h"
 #include "rubric.h"
 
-static const matmul_pointer LAYOUT = {"2.1", LAB2_HANDOUT, "2"};
-static const matmul_pointer COALESCING = {"2.1", LAB2_HANDOUT, "6"};
-static const matmul_pointer GRID = {"2.2", LAB2_HANDOUT, "3.1"};
+static const todo_pointer LAYOUT = {"2.1", LAB2_HANDOUT, "2"};
+static const todo_pointer COALESCING = {"2.1", LAB2_HANDOUT, "6"};
+static const todo_pointer GRID = {"2.2", LAB2_HANDOUT, "3.1"};
 
 /* The grader's grid: what TODO(2.2) should return. */
 static lab_dim3 expected_grid(int m, int n)
 {
-    return matmul_dim3(matmul_ceil_div(n, LAB2_BLOCK_X), matmul_ceil_div(m, LAB2_BLOCK_Y), 1);
+    return sim_dim3(sim_ceil_div(n, LAB2_BLOCK_X), sim_ceil_div(m, LAB2_BLOCK_Y), 1);
 }
 
-static lab_dim3 lab2_block(void) { return matmul_dim3(LAB2_BLOCK_X, LAB2_BLOCK_Y, 1); }
+static lab_dim3 lab2_block(void) { return sim_dim3(LAB2_BLOCK_X, LAB2_BLOCK_Y, 1); }
 
 /* ---------------------------------------------------------- TODO 2.1 */
 
@@ -34,7 +34,7 @@ void cpu_row_col_layout(void **state)
         for (size_t i = 0; i < sizeof block_ids / sizeof block_ids[0]; ++i)
             for (int ty = 0; ty < blocks[b].y; ++ty)
                 for (int tx = 0; tx < blocks[b].x; ++tx) {
-                    lab_dim3 bi = block_ids[i], bd = blocks[b], t = matmul_dim3(tx, ty, 0);
+                    lab_dim3 bi = block_ids[i], bd = blocks[b], t = sim_dim3(tx, ty, 0);
                     int want_row = bi.y * bd.y + ty, want_col = bi.x * bd.x + tx;
                     int row = lab2_row_of(bi, bd, t), col = lab2_col_of(bi, bd, t);
                     if (row == want_row && col == want_col)
@@ -87,7 +87,7 @@ void cpu_threads_cover_c(void **state)
                  "(MxN), grid %dx%d of %dx%d blocks",
                  sim.m, sim.n, expected_grid(sim.m, sim.n).x, expected_grid(sim.m, sim.n).y,
                  LAB2_BLOCK_X, LAB2_BLOCK_Y);
-        matmul_expect_exact_coverage(&sim.map, what, LAYOUT);
+        sim_expect_exact_coverage(&sim.map, what, LAYOUT);
     }
 }
 
@@ -103,8 +103,8 @@ void cpu_launch_grid_covers_c(void **state)
         lab_dim3 got = lab2_grid_for(m, n), want = expected_grid(m, n);
         if (got.x == want.x && got.y == want.y && got.z == want.z)
             continue;
-        int swapped = got.x == matmul_ceil_div(m, LAB2_BLOCK_X) &&
-                      got.y == matmul_ceil_div(n, LAB2_BLOCK_Y);
+        int swapped = got.x == sim_ceil_div(m, LAB2_BLOCK_X) &&
+                      got.y == sim_ceil_div(n, LAB2_BLOCK_Y);
         GRADER_FAIL("TODO(2.2) lab2_grid_for(m=%d, n=%d) returned a grid of %dx%dx%d blocks, "
                     "expected %dx%dx%d: %s See %s, section %s.",
                     m, n, got.x, got.y, got.z, want.x, want.y, want.z,

@@ -11,6 +11,7 @@
 #include "guard.h"
 #include "harness.h"
 #include "lab2_checks.h"
+#include "matmul_baselines.h"
 #include "matmul_checks.h"
 #include "rubric.h"
 
@@ -22,7 +23,7 @@ static const matmul_impl NAIVE = {
     "TODO(2.4), handout section 3.3"};
 
 static const matmul_impl UNCOALESCED = {
-    "lab2_baseline_uncoalesced", lab2_baseline_uncoalesced, 0,
+    "matmul_baseline_uncoalesced", matmul_baseline_uncoalesced, 0,
     "The grader's uncoalesced baseline is wrong: a grader bug, please report it.", NULL};
 
 static const char HOST_FLOW_HINT[] =
@@ -217,7 +218,7 @@ static matmul_speed_spec speed_spec_for(const matmul_impl *student)
 {
     matmul_speed_spec spec = {
         .student = student,
-        .baseline = lab2_baseline_uncoalesced,
+        .baseline = matmul_baseline_uncoalesced,
         .baseline_name = "the uncoalesced baseline (threadIdx.x picks the row)",
         .shape = SPEED_SHAPE,
         .threshold = LAB2_SPEEDUP_OVER_UNCOALESCED_MIN,

@@ -1,4 +1,4 @@
-/* Lab 3 grader: the tests (CPU simulation and GPU runs) and the baseline. */
+/* Lab 3 grader: the tests (CPU simulation and GPU runs). */
 #ifndef LAB3_CHECKS_H
 #define LAB3_CHECKS_H
 
@@ -30,9 +30,6 @@ void gpu_thread_tile_correct(void **state);
 void gpu_thread_tile_speed_vs_naive(void **state);
 void selftest_naive_below_tiled_threshold(void **state);
 
-/* Baseline (lab3_baselines.cu): lab 2's naive kernel, coalesced (x picks
- * the column), 32 x 8 blocks, no shared memory. */
-lab_status lab3_baseline_naive(const float *a, const float *b, float *c, int m, int n, int k);
 
 #ifdef __cplusplus
 }

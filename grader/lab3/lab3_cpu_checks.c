@@ -10,17 +10,17 @@
 #include "memory_sectors.h"
 #include "rubric.h"
 
-static const matmul_pointer TILED_GRID = {"3.1", LAB3_HANDOUT, "2.2"};
-static const matmul_pointer TILE_LOADS = {"3.2", LAB3_HANDOUT, "4"};
-static const matmul_pointer TT_GRID = {"3.8", LAB3_HANDOUT, "8"};
-static const matmul_pointer TT_OUTPUTS = {"3.9", LAB3_HANDOUT, "8"};
-static const matmul_pointer TT_LOADS = {"3.10", LAB3_HANDOUT, "8"};
+static const todo_pointer TILED_GRID = {"3.1", LAB3_HANDOUT, "2.2"};
+static const todo_pointer TILE_LOADS = {"3.2", LAB3_HANDOUT, "4"};
+static const todo_pointer TT_GRID = {"3.8", LAB3_HANDOUT, "8"};
+static const todo_pointer TT_OUTPUTS = {"3.9", LAB3_HANDOUT, "8"};
+static const todo_pointer TT_LOADS = {"3.10", LAB3_HANDOUT, "8"};
 
-static lab_dim3 tt_block(void) { return matmul_dim3(LAB3_TT_THREADS_X, LAB3_TT_THREADS_Y, 1); }
+static lab_dim3 tt_block(void) { return sim_dim3(LAB3_TT_THREADS_X, LAB3_TT_THREADS_Y, 1); }
 
 static lab_dim3 expected_tt_grid(int m, int n)
 {
-    return matmul_dim3(matmul_ceil_div(n, LAB3_TT_BN), matmul_ceil_div(m, LAB3_TT_BM), 1);
+    return sim_dim3(sim_ceil_div(n, LAB3_TT_BN), sim_ceil_div(m, LAB3_TT_BM), 1);
 }
 
 /* ---------------------------------------------------------- TODO 3.1 */
@@ -37,7 +37,7 @@ void cpu_tiled_grid_and_phases(void **state)
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
             int m = shapes[i][0], n = shapes[i][1];
             lab_dim3 got = lab3_tiled_grid(m, n, tile);
-            lab_dim3 want = matmul_dim3(matmul_ceil_div(n, tile), matmul_ceil_div(m, tile), 1);
+            lab_dim3 want = sim_dim3(sim_ceil_div(n, tile), sim_ceil_div(m, tile), 1);
             GRADER_CHECK(got.x == want.x && got.y == want.y && got.z == want.z,
                          "TODO(3.1) lab3_tiled_grid(m=%d, n=%d, tile=%d) returned %dx%dx%d "
                          "blocks, expected %dx%dx%d: x counts tiles along the N columns, y "
@@ -47,7 +47,7 @@ void cpu_tiled_grid_and_phases(void **state)
                          TILED_GRID.handout, TILED_GRID.section);
         }
         for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) {
-            int got = lab3_phase_count(ks[i], tile), want = matmul_ceil_div(ks[i], tile);
+            int got = lab3_phase_count(ks[i], tile), want = sim_ceil_div(ks[i], tile);
             GRADER_CHECK(got == want,
                          "TODO(3.1) lab3_phase_count(k=%d, tile=%d) returned %d, expected %d: "
                          "%s See %s, section %s.",
@@ -121,7 +121,7 @@ void cpu_tile_load_elements(void **state)
                     for (int ty = 0; ty < tiles[t]; ++ty)
                         for (int tx = 0; tx < tiles[t]; ++tx)
                             expect_tile_element(which, tiles[t], blocks[b], phases[p],
-                                                matmul_dim3(tx, ty, 0));
+                                                sim_dim3(tx, ty, 0));
     /* Right elements, so the loads are coalesced; report what a warp costs. */
     lab_dim3 grid = {4, 4, 1}, block = {LAB3_TILE, LAB3_TILE, 1};
     tile_load_sim a = {0, LAB3_TILE, 2, 1024}, bsim = {1, LAB3_TILE, 2, 1024};
@@ -198,7 +198,7 @@ void cpu_thread_tile_outputs(void **state)
         snprintf(what, sizeof what,
                  "lab3_thread_tile_output (%d outputs per thread, bounds test on the store), "
                  "C of %dx%d (MxN)", LAB3_TT_TM, sim.m, sim.n);
-        matmul_expect_exact_coverage(&sim.map, what, TT_OUTPUTS);
+        sim_expect_exact_coverage(&sim.map, what, TT_OUTPUTS);
     }
     /* Stores of output i by one warp: 32 consecutive floats of a row. The
      * first and the last output stand for all of them. */
@@ -297,7 +297,7 @@ void cpu_thread_tile_loads(void **state)
                          which == 0 ? LAB3_TT_BM : LAB3_TT_BK,
                          which == 0 ? LAB3_TT_BK : LAB3_TT_BN,
                          LAB3_TT_THREADS_X * LAB3_TT_THREADS_Y);
-                matmul_expect_exact_coverage(&sim.map, what, TT_LOADS);
+                sim_expect_exact_coverage(&sim.map, what, TT_LOADS);
             }
     tt_load_address_sim a = {0, 2, 1024}, bsim = {1, 2, 1024};
     warp_sector_survey survey;

@@ -4,37 +4,6 @@
 
 #include "harness.h"
 
-lab_dim3 matmul_dim3(int x, int y, int z)
-{
-    lab_dim3 d = {x, y, z};
-    return d;
-}
-
-int matmul_ceil_div(int n, int d) { return (n + d - 1) / d; }
-
-void matmul_expect_exact_coverage(coverage_map *map, const char *what, matmul_pointer where)
-{
-    coverage_summary s;
-    int ok = coverage_summarize(map, &s);
-    char problems[384] = "";
-    size_t used = 0;
-    if (s.never)
-        used += (size_t)snprintf(problems + used, sizeof problems - used,
-                                 " %zu were never written (first: element %lld);", s.never,
-                                 s.first_never);
-    if (s.repeated && used < sizeof problems)
-        used += (size_t)snprintf(problems + used, sizeof problems - used,
-                                 " %zu were written more than once (first: element %lld);",
-                                 s.repeated, s.first_repeated);
-    if (map->out_of_range && used < sizeof problems)
-        snprintf(problems + used, sizeof problems - used,
-                 " %zu fell outside it (first: index %lld);", map->out_of_range,
-                 map->first_out_of_range);
-    coverage_free(map);
-    GRADER_CHECK(ok, "TODO(%s) %s: every element must be covered by exactly one thread, but%s "
-                 "see %s, section %s.", where.todo, what, problems, where.handout, where.section);
-}
-
 /* "lanes 0-3 access bytes 0, 8192, 16384, 24576" for the message. */
 static void describe_lanes(const warp_request *r, char *out, size_t size)
 {
@@ -50,7 +19,7 @@ static void describe_lanes(const warp_request *r, char *out, size_t size)
 
 void matmul_expect_coalesced(const warp_sector_survey *survey, const char *access,
                              const char *metric, double max_ratio, const char *fix,
-                             matmul_pointer where)
+                             todo_pointer where)
 {
     char name[64];
     snprintf(name, sizeof name, "%s_sectors", metric);

@@ -1,0 +1,35 @@
+/* CPU-simulation checks shared by every lab's grader: small helpers for
+ * simulated launches (launch_sim.h) and the coverage verdict, worded so the
+ * student learns which TODO and which handout section to read. */
+#ifndef SIM_CHECKS_H
+#define SIM_CHECKS_H
+
+#include "launch_sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where to send the student: e.g. {"2.1", "handouts/lab2-naive-matmul.md", "6"}. */
+typedef struct {
+    const char *todo;
+    const char *handout;
+    const char *section;
+} todo_pointer;
+
+lab_dim3 sim_dim3(int x, int y, int z);
+
+/* The grader's own ceiling division, for launch shapes it builds itself. */
+int sim_ceil_div(int n, int d);
+
+/* Every element of `map` recorded exactly once, nothing outside; otherwise
+ * fails the test naming what was missed, repeated or stray. Frees the map.
+ * `what` names the helper and the data, e.g. "lab1_pixel_offset on a 76x62
+ * (width x height) image". */
+void sim_expect_exact_coverage(coverage_map *map, const char *what, todo_pointer where);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
