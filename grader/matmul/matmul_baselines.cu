@@ -38,23 +38,10 @@ __global__ void naive_uncoalesced_kernel(const float *a, const float *b, float *
     c[row * n + col] = sum;
 }
 
-static lab_status check_args(const char *function, const float *a, const float *b,
-                             const float *c, int m, int n, int k)
-{
-    lab_status status = lab_check_extents(function, m, k, 1);
-    if (status == LAB_OK)
-        status = lab_check_extents(function, k, n, 1);
-    if (status == LAB_OK)
-        status = lab_check_extents(function, m, n, 1);
-    if (status == LAB_OK)
-        status = lab_check_pointers(function, a, b, c);
-    return status;
-}
-
 extern "C" lab_status matmul_baseline_coalesced(const float *a, const float *b, float *c, int m,
                                                 int n, int k)
 {
-    lab_status status = check_args("matmul_baseline_coalesced", a, b, c, m, n, k);
+    lab_status status = lab_check_matmul("matmul_baseline_coalesced", a, b, c, m, n, k);
     if (status != LAB_OK)
         return status;
     dim3 block(BLOCK_X, BLOCK_Y);
@@ -67,7 +54,7 @@ extern "C" lab_status matmul_baseline_coalesced(const float *a, const float *b, 
 extern "C" lab_status matmul_baseline_uncoalesced(const float *a, const float *b, float *c,
                                                   int m, int n, int k)
 {
-    lab_status status = check_args("matmul_baseline_uncoalesced", a, b, c, m, n, k);
+    lab_status status = lab_check_matmul("matmul_baseline_uncoalesced", a, b, c, m, n, k);
     if (status != LAB_OK)
         return status;
     /* The same block turned: x over rows, y over columns. */
