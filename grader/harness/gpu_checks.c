@@ -36,8 +36,7 @@ void gpu_expect_floats(const device_buffer *out, const double *ref, const compar
                        const char *call, const char *hint)
 {
     size_t n = spec->rows * spec->cols;
-    float *got = malloc(n * sizeof *got);
-    GRADER_CHECK(got != NULL, "out of host memory");
+    float *got = grader_malloc(n * sizeof *got);
     dbuf_download(out, got);
     compare_result result;
     int ok = compare_floats(got, ref, spec, &result);
@@ -56,8 +55,7 @@ void gpu_expect_rejected(lab_status status, lab_status expected, const device_bu
     GRADER_CHECK(err == cudaSuccess, "%s: a kernel ran and failed: %s", call,
                  cudaGetErrorString(err));
     size_t words = untouched->bytes / 4;
-    unsigned *host = malloc(untouched->bytes);
-    GRADER_CHECK(host != NULL, "out of host memory");
+    unsigned *host = grader_malloc(untouched->bytes);
     dbuf_download(untouched, host);
     size_t changed = 0;
     for (size_t i = 0; i < words; ++i)

@@ -96,6 +96,13 @@ void grader_metric(const char *name, double value, const char *unit)
     m->value = value;
 }
 
+void *grader_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    GRADER_CHECK(p != NULL, "out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
 uint64_t grader_seed(void) { return rng_seed_from_env(DEFAULT_SEED); }
 
 void grader_skip_at(const char *file, int line, const char *reason)

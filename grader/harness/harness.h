@@ -87,6 +87,10 @@ void grader_fail_at(const char *file, int line, const char *fmt, ...)
             GRADER_FAIL(__VA_ARGS__);     \
     } while (0)
 
+/* malloc that fails the test (instead of returning NULL) when host memory
+ * runs out; never returns NULL, also for 0 bytes. */
+void *grader_malloc(size_t bytes);
+
 /* Prints an informational line (not a failure) and keeps it in the record. */
 void grader_note(const char *fmt, ...)
 #if defined(__GNUC__)

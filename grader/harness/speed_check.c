@@ -3,7 +3,7 @@
 #include "harness.h"
 #include "lab_status.h"
 
-static void record_metrics(const timing_ab_result *r, const speed_spec *spec)
+void speed_report(const timing_ab_result *r, const speed_spec *spec)
 {
     grader_metric("student_ms", r->a_ms.median, "ms");
     grader_metric("baseline_ms", r->b_ms.median, "ms");
@@ -44,7 +44,7 @@ double speed_check(timed_launch student, void *student_ctx, timed_launch baselin
         again.runs *= 2;
         speed_measure(student, student_ctx, baseline, baseline_ctx, &again, spec, &r);
     }
-    record_metrics(&r, spec);
+    speed_report(&r, spec);
     GRADER_CHECK(r.ratio >= spec->threshold,
                  "%s: speed ratio %.3f is below the threshold %.3f (student %.4f ms, baseline "
                  "%.4f ms per launch, median of %d). %s",

@@ -34,6 +34,11 @@ typedef struct {
 double speed_check(timed_launch student, void *student_ctx, timed_launch baseline,
                    void *baseline_ctx, const timing_plan *plan, const speed_spec *spec);
 
+/* Records a measurement as metrics: median times, GB/s and GFLOP/s where the
+ * spec gives bytes or flops, the ratio, the per-pair spread, the threshold.
+ * speed_check calls it; measure-only tests call it after speed_measure. */
+void speed_report(const timing_ab_result *result, const speed_spec *spec);
+
 /* The same measurement without judging it (calibration, self-tests). */
 int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline,
                   void *baseline_ctx, const timing_plan *plan, const speed_spec *spec,

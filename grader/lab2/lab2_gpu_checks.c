@@ -36,13 +36,6 @@ static const matmul_shape SPEED_SHAPE = {2048, 2048, 2048};
 static const timing_plan SPEED_PLAN = {.warmup = 2, .runs = 11, .launches_per_run = 1,
                                        .flush_l2 = 1};
 
-static void *checked_malloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    GRADER_CHECK(p != NULL, "out of host memory (%zu bytes)", bytes);
-    return p;
-}
-
 /* ------------------------------------------------------ device entry */
 
 void gpu_naive_awkward_shapes(void **state)
@@ -66,7 +59,7 @@ typedef struct {
 static void host_output_init(host_output *out, size_t n)
 {
     out->n = n;
-    out->base = checked_malloc((n + 2 * HOST_ZONE_WORDS) * sizeof(float));
+    out->base = grader_malloc((n + 2 * HOST_ZONE_WORDS) * sizeof(float));
     out->data = out->base + HOST_ZONE_WORDS;
     guard_fill_canary(out->base, HOST_ZONE_WORDS * sizeof(float));
     guard_fill_canary(out->data + n, HOST_ZONE_WORDS * sizeof(float));
@@ -94,7 +87,7 @@ static void expect_host_flow_correct(matmul_shape s, uint64_t seed)
     matmul_problem p;
     matmul_problem_init(&p, s, seed, 1);
     size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
-    float *a_copy = checked_malloc(na * sizeof(float)), *b_copy = checked_malloc(nb * sizeof(float));
+    float *a_copy = grader_malloc(na * sizeof(float)), *b_copy = grader_malloc(nb * sizeof(float));
     memcpy(a_copy, p.a, na * sizeof(float));
     memcpy(b_copy, p.b, nb * sizeof(float));
     host_output c;
@@ -125,8 +118,8 @@ static void expect_host_flow_correct(matmul_shape s, uint64_t seed)
 static long long device_bytes_lost(int calls, matmul_shape s)
 {
     size_t n = (size_t)s.m * s.n; /* square shapes: every matrix is this big */
-    float *a = checked_malloc(n * sizeof(float)), *b = checked_malloc(n * sizeof(float));
-    float *c = checked_malloc(n * sizeof(float));
+    float *a = grader_malloc(n * sizeof(float)), *b = grader_malloc(n * sizeof(float));
+    float *c = grader_malloc(n * sizeof(float));
     memset(a, 0, n * sizeof(float));
     memset(b, 0, n * sizeof(float));
     size_t before = 0, after = 0, total = 0;

@@ -55,13 +55,6 @@ void matmul_describe_shape(matmul_shape s, char *out, size_t size)
 
 static size_t elements(int rows, int cols) { return (size_t)rows * (size_t)cols; }
 
-static void *checked_malloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    GRADER_CHECK(p != NULL, "out of host memory (%zu bytes)", bytes);
-    return p;
-}
-
 static double seconds_now(void)
 {
     struct timespec ts;
@@ -74,7 +67,7 @@ static double compute_reference(matmul_problem *p)
 {
     matmul_shape s = p->shape;
     if (!p->ref)
-        p->ref = checked_malloc(elements(s.m, s.n) * sizeof *p->ref);
+        p->ref = grader_malloc(elements(s.m, s.n) * sizeof *p->ref);
     double start = seconds_now();
     cpu_matmul_ref(p->a, p->b, p->ref, s.m, s.n, s.k);
     return seconds_now() - start;
@@ -84,8 +77,8 @@ void matmul_problem_init(matmul_problem *p, matmul_shape s, uint64_t seed, int w
 {
     p->shape = s;
     p->seed = seed;
-    p->a = checked_malloc(elements(s.m, s.k) * sizeof *p->a);
-    p->b = checked_malloc(elements(s.k, s.n) * sizeof *p->b);
+    p->a = grader_malloc(elements(s.m, s.k) * sizeof *p->a);
+    p->b = grader_malloc(elements(s.k, s.n) * sizeof *p->b);
     p->ref = NULL;
     /* Two streams from one seed: A and B must not be the same numbers. */
     rng_fill_uniform(p->a, elements(s.m, s.k), seed, -1.0f, 1.0f);
@@ -269,7 +262,7 @@ static void expect_sampled(const device_buffer *c, const matmul_problem *p, cons
 {
     matmul_shape s = p->shape;
     size_t n = elements(s.m, s.n);
-    float *got = checked_malloc(n * sizeof *got);
+    float *got = grader_malloc(n * sizeof *got);
     dbuf_download(c, got);
     size_t bad = 0, first = 0, poisoned = 0;
     for (size_t i = 0; i < n; ++i)
@@ -299,19 +292,6 @@ static void expect_sampled(const device_buffer *c, const matmul_problem *p, cons
     free(got);
 }
 
-static void record_measurement(const timing_ab_result *r, const matmul_speed_spec *spec,
-                               double flops)
-{
-    grader_metric("student_ms", r->a_ms.median, "ms");
-    grader_metric("baseline_ms", r->b_ms.median, "ms");
-    grader_metric("student_GFLOPs", flops / (r->a_ms.median * 1e6), "GFLOP/s");
-    grader_metric("baseline_GFLOPs", flops / (r->b_ms.median * 1e6), "GFLOP/s");
-    grader_metric(spec->ratio_name, r->ratio, "x");
-    grader_metric("pair_ratio_min", r->pair_ratio.min, "x");
-    grader_metric("pair_ratio_max", r->pair_ratio.max, "x");
-    grader_metric("threshold", spec->threshold, "x");
-}
-
 double matmul_speed(const matmul_speed_spec *spec, int judge, timing_ab_result *result)
 {
     matmul_shape s = spec->shape;
@@ -338,7 +318,7 @@ double matmul_speed(const matmul_speed_spec *spec, int judge, timing_ab_result *
     } else {
         timing_ab_result r;
         speed_measure(launch_matmul, &student, launch_matmul, &baseline, &spec->plan, &ss, &r);
-        record_measurement(&r, spec, flops);
+        speed_report(&r, &ss);
         if (result)
             *result = r;
         ratio = r.ratio;
