@@ -12,7 +12,6 @@ lab_status lab_fail(lab_status status, const char *fmt, ...)
     va_start(args, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, args);
     va_end(args);
-    fprintf(stderr, "lab: %s: %s\n", lab_status_name(status), last_error);
     return status;
 }
 

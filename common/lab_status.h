@@ -17,8 +17,9 @@ typedef enum {
     LAB_ERR_NULL_POINTER = 4
 } lab_status;
 
-/* Records the explanation for the status being returned, prints it to stderr
- * with a "lab:" prefix, and returns the status so callers can write
+/* Records the explanation for the status being returned (the caller reads it
+ * with lab_last_error(); nothing is printed) and returns the status, so
+ * callers can write
  * `return lab_fail(LAB_ERR_INVALID_SIZE, "n=%d must be positive", n);`. */
 lab_status lab_fail(lab_status status, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -1,7 +1,7 @@
-/* The grader harness: one process per test, a time limit each, one results
- * file per run. See harness.h for why. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, strsignal */
-#include "harness.h"
+/* The grader harness, parent side: options, one process per test with a
+ * time limit, classification of how each ended, scoring. See harness.h. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "harness_internal.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -13,31 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuda_check.h"
-#include "device_info.h"
-#include "rng.h"
-#include "result_record.h"
-
-/* Exit codes between a test child and the parent (77: the automake/ctest
- * convention for "skipped"). */
-enum { CHILD_PASS = 0, CHILD_FAIL = 1, CHILD_SKIP = 77 };
-
-enum { DEFAULT_SEED = 20261121 };
-
-static const int default_timeout_s[] = {[GROUP_CPU] = 60, [GROUP_GPU] = 180, [GROUP_SELFTEST] = 240};
+/* Backstops: GPU calls have their own, much shorter, watchdogs. */
+static const int default_timeout_s[] = {[GROUP_CPU] = 60, [GROUP_GPU] = 120, [GROUP_SELFTEST] = 240};
 static const char *const group_names[] = {[GROUP_CPU] = "cpu", [GROUP_GPU] = "gpu", [GROUP_SELFTEST] = "selftest"};
 
-/* Shared with the running child (MAP_SHARED survives fork). */
-static result_record *shared;
-/* In a child: the test it runs. */
-static const grader_test *child_test;
-
-typedef struct {
-    const grader_test *test;
-    outcome_status status;
-    double seconds;
-    result_record record;
-} test_outcome;
+/* fork_and_wait's results besides a wait status. */
+enum { WAIT_TIMED_OUT = -1, WAIT_NO_FORK = -2, WAIT_LOST = -3 };
 
 typedef struct {
     int groups[3];           /* which groups to run */
@@ -45,116 +26,8 @@ typedef struct {
     const char *results_path;
     int timeout_override_s;  /* 0: per-group defaults */
     int list;
+    int verbose;
 } options;
-
-/* ---------------------------------------------------------------- child */
-
-static void append_text(char *dst, size_t size, const char *fmt, va_list args)
-{
-    size_t used = strlen(dst);
-    if (used + 2 >= size)
-        return;
-    if (used) {
-        dst[used++] = '\n';
-        dst[used] = '\0';
-    }
-    vsnprintf(dst + used, size - used, fmt, args);
-}
-
-void grader_fail_at(const char *file, int line, const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    append_text(shared->message, sizeof shared->message, fmt, args);
-    va_end(args);
-    print_error("FAIL: %s\n", shared->message);
-    _fail(file, line);
-    abort(); /* _fail does not return inside a test; this keeps noreturn honest */
-}
-
-void grader_note(const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    append_text(shared->notes, sizeof shared->notes, fmt, args);
-    va_end(args);
-    va_start(args, fmt);
-    printf("  note: ");
-    vprintf(fmt, args);
-    printf("\n");
-    va_end(args);
-}
-
-void grader_metric(const char *name, double value, const char *unit)
-{
-    printf("  metric: %-28s %14.6g %s\n", name, value, unit);
-    if (shared->metric_count >= RECORD_MAX_METRICS)
-        return;
-    record_metric *m = &shared->metrics[shared->metric_count++];
-    snprintf(m->name, sizeof m->name, "%s", name);
-    snprintf(m->unit, sizeof m->unit, "%s", unit);
-    m->value = value;
-}
-
-void *grader_malloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    GRADER_CHECK(p != NULL, "out of host memory (%zu bytes)", bytes);
-    return p;
-}
-
-uint64_t grader_seed(void) { return rng_seed_from_env(DEFAULT_SEED); }
-
-void grader_skip_at(const char *file, int line, const char *reason)
-{
-    shared->skipped = 1;
-    snprintf(shared->message, sizeof shared->message, "%s", reason);
-    _skip(file, line);
-    abort(); /* not reached: _skip leaves the test */
-}
-
-void grader_require_gpu(void)
-{
-    if (device_count() > 0)
-        return;
-    grader_skip_at(__FILE__, __LINE__,
-                   "skipped: no CUDA device on this machine (GPU checks need one)");
-}
-
-static void fail_on_cuda_error(const char *message)
-{
-    GRADER_FAIL("%s", message);
-}
-
-/* CMocka turns SIGSEGV and friends into an ordinary failure; we want a crash
- * to be reported as a crash, so the child restores the default actions and
- * dies by the signal, which the parent sees. */
-static void restore_crash_signals(void)
-{
-    const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS, SIGABRT};
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i)
-        signal(signals[i], SIG_DFL);
-}
-
-static void child_trampoline(void **state)
-{
-    restore_crash_signals();
-    child_test->run(state);
-}
-
-static int run_child(const grader_suite *suite, const grader_test *test)
-{
-    child_test = test;
-    cuda_set_error_handler(fail_on_cuda_error);
-    struct CMUnitTest one[1] = {{test->name, child_trampoline, NULL, NULL, NULL}};
-    int failed = _cmocka_run_group_tests(suite->lab, one, 1, NULL, NULL);
-    fflush(NULL);
-    if (failed)
-        return CHILD_FAIL;
-    return shared->skipped ? CHILD_SKIP : CHILD_PASS;
-}
-
-/* --------------------------------------------------------------- parent */
 
 static double now_seconds(void)
 {
@@ -175,7 +48,8 @@ static void forward_interrupt(int sig)
 }
 
 /* Waits for pid up to limit_s seconds; kills it after that. Returns the wait
- * status, or -1 when it had to be killed for taking too long. */
+ * status, WAIT_TIMED_OUT, or WAIT_LOST when waitpid itself failed (then we
+ * know nothing about the test, so it must not count as passed). */
 static int wait_with_limit(pid_t pid, int limit_s)
 {
     double deadline = now_seconds() + limit_s;
@@ -184,37 +58,36 @@ static int wait_with_limit(pid_t pid, int limit_s)
         pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid)
             return status;
-        if (done < 0 && errno != EINTR)
-            return 0;
+        if (done < 0 && errno != EINTR) {
+            kill(pid, SIGKILL);
+            return WAIT_LOST;
+        }
         if (now_seconds() > deadline) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
-            return -1;
+            return WAIT_TIMED_OUT;
         }
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
 }
 
-typedef int (*child_body)(const grader_suite *suite, const grader_test *test);
-
-/* Forks, runs body in the child, and returns the wait status (-1: timeout). */
-static int fork_and_wait(const grader_suite *suite, const grader_test *test, child_body body,
+/* Forks; the child runs the test (test == NULL: the device probe) with its
+ * output captured in capture_fd. Returns the wait status or a WAIT_ code. */
+static int fork_and_wait(const grader_suite *suite, const grader_test *test, int capture_fd,
                          int limit_s)
 {
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         perror("grader: fork");
-        return -2;
+        return WAIT_NO_FORK;
     }
     if (pid == 0) {
-        /* Line-buffered, so our lines and CMocka's (stderr) keep their order
-         * when the output goes to a pipe or a log. */
-        setvbuf(stdout, NULL, _IOLBF, 0);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
-        exit(body(suite, test));
+        /* _exit: the parent's stdio buffers and atexit handlers are not ours. */
+        _exit(test ? harness_run_child(suite, test, capture_fd) : harness_probe_device());
     }
     running_child = pid;
     int status = wait_with_limit(pid, limit_s);
@@ -222,12 +95,39 @@ static int fork_and_wait(const grader_suite *suite, const grader_test *test, chi
     return status;
 }
 
-static int probe_device(const grader_suite *suite, const grader_test *test)
+/* Reads what the child printed, keeping the start and the end, and drops
+ * CMocka's framing lines ([ RUN ], [  PASSED  ], ...), which say nothing the
+ * result line does not. */
+static void read_capture(FILE *capture, char *out, size_t size)
 {
-    (void)suite;
-    (void)test;
-    device_describe(shared->device, sizeof shared->device);
-    return 0;
+    out[0] = '\0';
+    if (fseek(capture, 0, SEEK_END) != 0)
+        return;
+    long total = ftell(capture);
+    long head = total <= HARNESS_OUTPUT_KEEP ? total : HARNESS_OUTPUT_KEEP / 2;
+    size_t used = 0;
+    char line[1024];
+    for (int part = 0; part < 2; ++part) {
+        long from = part == 0 ? 0 : total - HARNESS_OUTPUT_KEEP / 2;
+        long to = part == 0 ? head : total;
+        if (part == 1) {
+            if (total <= HARNESS_OUTPUT_KEEP)
+                break;
+            used += (size_t)snprintf(out + used, size - used, "[... %ld bytes of output cut ...]\n",
+                                     total - HARNESS_OUTPUT_KEEP);
+        }
+        fseek(capture, from, SEEK_SET);
+        while (ftell(capture) < to && fgets(line, sizeof line, capture)) {
+            if (line[0] == '[' || line[strspn(line, " \t\r\n")] == '\0' ||
+                strstr(line, "FAILED TEST") || strstr(line, "PASSED TEST"))
+                continue;
+            size_t len = strlen(line);
+            if (used + len + 1 >= size)
+                return;
+            memcpy(out + used, line, len + 1);
+            used += len;
+        }
+    }
 }
 
 static void classify(int wait_status, int limit_s, test_outcome *out)
@@ -238,41 +138,43 @@ static void classify(int wait_status, int limit_s, test_outcome *out)
     size_t kept = strnlen(rec->message, sizeof detail - 1);
     memcpy(detail, rec->message, kept);
     detail[kept] = '\0';
-    if (wait_status == -1) {
+    const char *before = detail[0] ? "; before that: " : "";
+    out->status = OUTCOME_CRASH;
+    if (wait_status == WAIT_TIMED_OUT) {
         out->status = OUTCOME_TIMEOUT;
         snprintf(rec->message, sizeof rec->message,
-                 "timeout: still running after %d s and was killed (a kernel that never "
-                 "finishes, e.g. a loop whose index never advances?)%s%s",
-                 limit_s, detail[0] ? "; before that: " : "", detail);
-        return;
-    }
-    if (wait_status == -2) {
-        out->status = OUTCOME_CRASH;
+                 "timeout: still running after %d s and was killed (a kernel or a loop that "
+                 "never finishes?)%s%s", limit_s, before, detail);
+    } else if (wait_status == WAIT_NO_FORK) {
         snprintf(rec->message, sizeof rec->message, "could not start the test process");
-        return;
-    }
-    if (WIFSIGNALED(wait_status)) {
+    } else if (wait_status == WAIT_LOST) {
+        snprintf(rec->message, sizeof rec->message,
+                 "the grader lost track of the test process (waitpid failed): not graded as "
+                 "passed");
+    } else if (WIFSIGNALED(wait_status)) {
         int sig = WTERMSIG(wait_status);
-        out->status = OUTCOME_CRASH;
         snprintf(rec->message, sizeof rec->message,
-                 "crash: the test process died with signal %d (%s)%s%s", sig, strsignal(sig),
-                 detail[0] ? "; before that: " : "", detail);
-        return;
-    }
-    int code = WEXITSTATUS(wait_status);
-    if (code == CHILD_PASS) {
-        out->status = OUTCOME_PASS;
-    } else if (code == CHILD_SKIP) {
-        out->status = OUTCOME_SKIP;
-    } else if (code == CHILD_FAIL) {
-        out->status = OUTCOME_FAIL;
-        if (!rec->message[0])
-            snprintf(rec->message, sizeof rec->message,
-                     "failed (see the CMocka output above for the assertion)");
+                 "crash: the test process died with signal %d (%s)%s%s%s", sig, strsignal(sig),
+                 sig == SIGABRT ? " (did your code call abort()?)" : "", before, detail);
     } else {
-        out->status = OUTCOME_CRASH;
-        snprintf(rec->message, sizeof rec->message,
-                 "crash: the test process exited with code %d before finishing the test", code);
+        int code = WEXITSTATUS(wait_status);
+        if (code == CHILD_PASS && rec->returned && !rec->skipped) {
+            out->status = OUTCOME_PASS;
+        } else if (code == CHILD_SKIP && rec->skipped) {
+            out->status = OUTCOME_SKIP;
+        } else if (code == CHILD_HUNG && rec->hung) {
+            out->status = OUTCOME_TIMEOUT; /* the message is the watchdog's */
+        } else if (code == CHILD_FAIL && rec->message[0]) {
+            out->status = OUTCOME_FAIL;
+        } else {
+            /* Exit status 0 without the test function returning (or any
+             * other code): something called exit() in the middle. */
+            out->status = OUTCOME_FAIL;
+            snprintf(rec->message, sizeof rec->message,
+                     "your code ended the process (exit/abort, exit status %d) before the test "
+                     "finished: an entry point must return a status, never exit%s%s",
+                     code, before, detail);
+        }
     }
 }
 
@@ -290,102 +192,23 @@ static int limit_for(const options *opt, const grader_test *test)
     return test->timeout_s > 0 ? test->timeout_s : default_timeout_s[test->group];
 }
 
-/* ------------------------------------------------------------ reporting */
-
-static void print_outcome(const test_outcome *out)
-{
-    static const char *const labels[] = {"PASS", "FAIL", "SKIP", "CRASH", "TIMEOUT"};
-    char points[32];
-    if (out->status == OUTCOME_SKIP)
-        snprintf(points, sizeof points, "-/%d", out->test->points);
-    else
-        snprintf(points, sizeof points, "%d/%d", out->status == OUTCOME_PASS ? out->test->points : 0,
-                 out->test->points);
-    printf("[%-7s] %-36s %6s pts  %5.1f s\n", labels[out->status], out->test->name, points,
-           out->seconds);
-    if (out->status != OUTCOME_PASS && out->record.message[0])
-        printf("          %s\n", out->record.message);
-}
-
-static void write_json_test(FILE *f, const test_outcome *out)
-{
-    fprintf(f, "    {\"name\": ");
-    json_write_string(f, out->test->name);
-    fprintf(f, ", \"group\": \"%s\", \"status\": \"%s\", \"points\": %d, \"max_points\": %d, "
-               "\"seconds\": %.3f,\n     \"message\": ",
-            group_names[out->test->group], outcome_name(out->status),
-            out->status == OUTCOME_PASS ? out->test->points : 0, out->test->points, out->seconds);
-    json_write_string(f, out->record.message);
-    fprintf(f, ",\n     \"notes\": ");
-    json_write_string(f, out->record.notes);
-    fprintf(f, ",\n     \"metrics\": {");
-    for (int i = 0; i < out->record.metric_count; ++i) {
-        const record_metric *m = &out->record.metrics[i];
-        fprintf(f, "%s", i ? ", " : "");
-        json_write_string(f, m->name);
-        /* NaN/Inf are not JSON: write null. */
-        if (m->value == m->value && m->value - m->value == 0.0)
-            fprintf(f, ": {\"value\": %.9g, \"unit\": ", m->value);
-        else
-            fprintf(f, ": {\"value\": null, \"unit\": ");
-        json_write_string(f, m->unit);
-        fprintf(f, "}");
-    }
-    fprintf(f, "}}");
-}
-
-/* Written to a temporary file and renamed, so a reader never sees half a file. */
-static int write_results(const char *path, const grader_suite *suite, const char *device,
-                         const test_outcome *outs, size_t n, int earned, int possible, int skipped)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "grader: cannot write results to %s: %s\n", tmp, strerror(errno));
-        return 0;
-    }
-    time_t now = time(NULL);
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    fprintf(f, "{\n  \"schema\": \"cuda-labs-results/1\",\n  \"lab\": ");
-    json_write_string(f, suite->lab);
-    fprintf(f, ",\n  \"title\": ");
-    json_write_string(f, suite->title);
-    fprintf(f, ",\n  \"implementation\": ");
-    json_write_string(f, suite->implementation);
-    fprintf(f, ",\n  \"device\": ");
-    json_write_string(f, device);
-    fprintf(f, ",\n  \"seed\": %llu,\n  \"finished\": \"%s\",\n",
-            (unsigned long long)grader_seed(), stamp);
-    fprintf(f, "  \"score\": {\"earned\": %d, \"possible\": %d, \"skipped\": %d},\n  \"tests\": [\n",
-            earned, possible, skipped);
-    for (size_t i = 0; i < n; ++i) {
-        write_json_test(f, &outs[i]);
-        fprintf(f, "%s\n", i + 1 < n ? "," : "");
-    }
-    fprintf(f, "  ]\n}\n");
-    int ok = fflush(f) == 0;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "grader: cannot write results to %s: %s\n", path, strerror(errno));
-        remove(tmp);
-        return 0;
-    }
-    return 1;
-}
-
 /* ------------------------------------------------------------- options */
 
-static void usage(const char *program)
+static void usage(FILE *to, const char *program)
 {
-    fprintf(stderr,
+    fprintf(to,
             "usage: %s [--group cpu|gpu|selftest]... [--only TEST] [--results FILE]\n"
-            "          [--timeout SECONDS] [--list]\n"
-            "  default groups: cpu and gpu. LAB_SEED=N changes the random inputs.\n",
+            "          [--timeout SECONDS] [--verbose] [--list] [--help]\n"
+            "  --group G      run the tests of group G (default: cpu and gpu)\n"
+            "  --only TEST    run one test (names: --list)\n"
+            "  --results FILE write the results as JSON to FILE\n"
+            "  --timeout S    one time limit in seconds for every test\n"
+            "  --verbose      show every test's output and measurements, not only failures'\n"
+            "  LAB_SEED=N in the environment changes the random inputs.\n",
             program);
 }
 
+/* Returns 1 to run, 0 for a usage error, -1 for --help. */
 static int parse_options(int argc, char **argv, options *opt)
 {
     memset(opt, 0, sizeof *opt);
@@ -393,8 +216,12 @@ static int parse_options(int argc, char **argv, options *opt)
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--list") == 0) {
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            return -1;
+        } else if (strcmp(arg, "--list") == 0) {
             opt->list = 1;
+        } else if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) {
+            opt->verbose = 1;
         } else if (strcmp(arg, "--group") == 0 && value) {
             int found = 0;
             for (int g = 0; g < 3; ++g)
@@ -429,15 +256,69 @@ static int parse_options(int argc, char **argv, options *opt)
     return 1;
 }
 
+/* A gate must name a test earlier in the table: it runs first. */
+static int gates_are_valid(const grader_suite *suite)
+{
+    for (size_t i = 0; i < suite->count; ++i) {
+        const char *gate = suite->tests[i].gate;
+        if (!gate)
+            continue;
+        size_t j = 0;
+        while (j < i && strcmp(suite->tests[j].name, gate) != 0)
+            ++j;
+        if (j == i) {
+            fprintf(stderr, "grader: %s is gated by '%s', which is not an earlier test\n",
+                    suite->tests[i].name, gate);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The points a test earns: nothing unless it passed, and nothing when its
+ * gate (the check that the lab's mechanism is there) ran and failed. */
+static void credit(test_outcome *out, const test_outcome *done, size_t n_done)
+{
+    out->credited = out->status == OUTCOME_PASS ? out->test->points : 0;
+    if (!out->credited || !out->test->gate)
+        return;
+    for (size_t i = 0; i < n_done; ++i)
+        if (strcmp(done[i].test->name, out->test->gate) == 0 &&
+            done[i].status != OUTCOME_PASS && done[i].status != OUTCOME_SKIP) {
+            out->credited = 0;
+            out->gated_by = done[i].test->name;
+        }
+}
+
+static void add_to_totals(const test_outcome *out, score_totals *t)
+{
+    int *possible = out->test->bonus ? &t->bonus_possible : &t->possible;
+    int *earned = out->test->bonus ? &t->bonus_earned : &t->earned;
+    *possible += out->test->points;
+    *earned += out->credited;
+    if (out->status == OUTCOME_PASS) {
+        ++t->passes;
+    } else if (out->status == OUTCOME_SKIP) {
+        ++t->skips;
+        t->not_graded += out->test->points;
+        t->skipped_for_gpu += strstr(out->record.message, "no CUDA device") != NULL;
+    } else {
+        ++t->failures;
+    }
+}
+
 /* ----------------------------------------------------------------- main */
 
 int grader_main(const grader_suite *suite, int argc, char **argv)
 {
     options opt;
-    if (!parse_options(argc, argv, &opt)) {
-        usage(argv[0]);
-        return 2;
+    int parsed = parse_options(argc, argv, &opt);
+    if (parsed <= 0) {
+        usage(parsed < 0 ? stdout : stderr, argv[0]);
+        return parsed < 0 ? 0 : 2;
     }
+    if (!gates_are_valid(suite))
+        return 2;
     if (opt.list) {
         for (size_t i = 0; i < suite->count; ++i)
             printf("%s %s\n", group_names[suite->tests[i].group], suite->tests[i].name);
@@ -455,9 +336,10 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
         return 2;
     }
 
-    shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    harness_shared = mmap(NULL, sizeof *harness_shared, PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     test_outcome *outs = calloc(selected, sizeof *outs);
-    if (shared == MAP_FAILED || !outs) {
+    if (harness_shared == MAP_FAILED || !outs) {
         fprintf(stderr, "grader: out of memory\n");
         return 2;
     }
@@ -468,62 +350,50 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
      * so even the device description comes from a child. */
     char device[RECORD_DEVICE_BYTES] = "not probed (CPU checks only)";
     if (needs_gpu) {
-        memset(shared, 0, sizeof *shared);
-        int status = fork_and_wait(suite, NULL, probe_device, 60);
+        memset(harness_shared, 0, sizeof *harness_shared);
+        int status = fork_and_wait(suite, NULL, -1, 60);
         snprintf(device, sizeof device, "%s",
-                 status == 0 && shared->device[0] ? shared->device : "device probe failed");
+                 status == 0 && harness_shared->device[0] ? harness_shared->device
+                                                          : "device probe failed");
     }
-    printf("%s (%s) - implementation: %s/\ndevice: %s\nseed: %llu (set LAB_SEED to change)\n\n",
+    printf("%s (%s), grading %s/\ndevice: %s\nseed: %llu (set LAB_SEED to change)\n\n",
            suite->title, suite->lab, suite->implementation, device,
            (unsigned long long)grader_seed());
 
-    size_t n = 0, skipped_for_gpu = 0;
-    int earned = 0, possible = 0, skipped_points = 0, failures = 0, passes = 0;
+    size_t n = 0;
+    score_totals totals = {0};
     for (size_t i = 0; i < suite->count; ++i) {
         const grader_test *test = &suite->tests[i];
         if (!test_selected(&opt, test))
             continue;
-        test_outcome *out = &outs[n++];
+        test_outcome *out = &outs[n];
         out->test = test;
-        memset(shared, 0, sizeof *shared);
+        memset(harness_shared, 0, sizeof *harness_shared);
+        FILE *capture = tmpfile();
         int limit = limit_for(&opt, test);
         double start = now_seconds();
-        int status = fork_and_wait(suite, test, run_child, limit);
+        int status = capture ? fork_and_wait(suite, test, fileno(capture), limit) : WAIT_NO_FORK;
         out->seconds = now_seconds() - start;
-        out->record = *shared;
+        out->record = *harness_shared;
         classify(status, limit, out);
-        print_outcome(out);
-        possible += test->points;
-        if (out->status == OUTCOME_PASS) {
-            earned += test->points;
-            ++passes;
-        } else if (out->status == OUTCOME_SKIP) {
-            skipped_points += test->points;
-            skipped_for_gpu += strstr(out->record.message, "no CUDA device") != NULL;
-        } else {
-            ++failures;
+        if (capture) {
+            read_capture(capture, out->output, sizeof out->output);
+            fclose(capture);
         }
+        credit(out, outs, n);
+        add_to_totals(out, &totals);
+        report_outcome_line(out, opt.verbose);
+        ++n;
     }
 
-    size_t skips = n - (size_t)passes - (size_t)failures;
-    printf("\n%s: %d passed, %d failed, %zu skipped; score %d/%d points", suite->lab, passes,
-           failures, skips, earned, possible);
-    if (skipped_points)
-        printf(" (%d points not graded)", skipped_points);
-    printf("\n");
-    if (skipped_for_gpu)
-        printf("%zu GPU checks were SKIPPED for lack of a CUDA device: they are not passed; "
-               "run this on a machine with a CUDA GPU to grade them.\n", skipped_for_gpu);
-    if (failures)
-        printf("Read the messages above: each names the TODO and the section of %s that "
-               "explains it.\n", suite->handout);
-    if (opt.results_path && write_results(opt.results_path, suite, device, outs, n, earned,
-                                          possible, skipped_points))
+    int cpu_only = !opt.only && opt.groups[GROUP_CPU] && !opt.groups[GROUP_GPU];
+    report_summary(suite, outs, n, &totals, cpu_only);
+    if (opt.results_path && report_write_json(opt.results_path, suite, device, outs, n, &totals))
         printf("results: %s\n", opt.results_path);
 
     free(outs);
-    munmap(shared, sizeof *shared);
-    if (failures)
+    munmap(harness_shared, sizeof *harness_shared);
+    if (totals.failures)
         return 1;
-    return passes == 0 ? CHILD_SKIP : 0;
+    return totals.passes == 0 ? CHILD_SKIP : 0;
 }

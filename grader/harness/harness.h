@@ -2,10 +2,13 @@
  *
  * Why a process per test: a CUDA fault is sticky for the whole process, and a
  * student kernel can hang. The parent never touches CUDA; it forks one child
- * per test, gives it a time limit, and turns whatever happens (pass, failed
- * assertion, skip, crash, timeout) into one result line and one record in the
- * machine-readable results file. Inside a child the test is an ordinary
- * CMocka test, so CMocka's usual output appears too. */
+ * per test, gives it a time limit, captures what it prints, and turns
+ * whatever happens (pass, failed assertion, skip, crash, hang, an early exit)
+ * into one result line and one record in the machine-readable results file.
+ * Inside a child the test is an ordinary CMocka test.
+ *
+ * A test passes only when its test function returned: a child that exits in
+ * any other way (exit(0) called from student code included) has failed. */
 #ifndef HARNESS_H
 #define HARNESS_H
 
@@ -29,12 +32,25 @@ typedef enum {
 } grader_group;
 
 typedef struct {
-    const char *name;       /* stable id: results file, ctest and rubric use it */
+    const char *name;       /* stable id: results file, ctest, the rubric; = the function's name */
     grader_group group;
     void (*run)(void **state);
-    int points;             /* from rubric.h */
+    int points;
+    int bonus;              /* extra credit: reported apart, not in the possible total */
+    const char *gate;       /* a test (earlier in the table) that checks the lab's mechanism:
+                             * when it fails, this test's points are not credited */
     int timeout_s;          /* 0: the default for its group */
 } grader_test;
+
+/* Table rows, so that each test's name is written once (it is the function's):
+ *   GRADER_TEST(cpu_blocks_for_is_ceil_div, GROUP_CPU, 5),
+ *   GRADER_GATED(gpu_tiled_tile_edges, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
+ *   GRADER_BONUS(gpu_thread_tile_correct, GROUP_GPU, 6),
+ *   GRADER_BONUS_GATED(gpu_thread_tile_correct, GROUP_GPU, 6, gpu_thread_tile_uses_shared_tiles) */
+#define GRADER_TEST(fn, group, points) {#fn, group, fn, points, 0, NULL, 0}
+#define GRADER_GATED(fn, group, points, gate_fn) {#fn, group, fn, points, 0, #gate_fn, 0}
+#define GRADER_BONUS(fn, group, points) {#fn, group, fn, points, 1, NULL, 0}
+#define GRADER_BONUS_GATED(fn, group, points, gate_fn) {#fn, group, fn, points, 1, #gate_fn, 0}
 
 typedef struct {
     const char *lab;        /* "lab1" */
@@ -45,8 +61,8 @@ typedef struct {
     size_t count;
 } grader_suite;
 
-/* Parses the command line (see usage in harness.c), runs the selected tests
- * and returns the process exit code: 0 all passed (skips allowed), 1 a test
+/* Parses the command line (--help lists it), runs the selected tests and
+ * returns the process exit code: 0 all passed (skips allowed), 1 a test
  * failed, crashed or timed out, 2 usage error, 77 every test was skipped. */
 int grader_main(const grader_suite *suite, int argc, char **argv);
 
@@ -70,11 +86,11 @@ void grader_skip_at(const char *file, int line, const char *reason)
 /* Base seed (LAB_SEED or the default); printed in the report. */
 uint64_t grader_seed(void);
 
-/* Attaches a number to the test's result record (and prints it). */
+/* Attaches a number to the test's result record (printed with --verbose). */
 void grader_metric(const char *name, double value, const char *unit);
 
-/* Records the failure message for the results file, prints it, and fails the
- * test through CMocka. Does not return. */
+/* Records the failure message for the report and the results file, and
+ * fails the test through CMocka. Does not return. */
 void grader_fail_at(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4), noreturn))
@@ -91,12 +107,28 @@ void grader_fail_at(const char *file, int line, const char *fmt, ...)
  * runs out; never returns NULL, also for 0 bytes. */
 void *grader_malloc(size_t bytes);
 
-/* Prints an informational line (not a failure) and keeps it in the record. */
+/* An informational line (not a failure), kept in the record. */
 void grader_note(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+
+/* ---- time limits for one call into student code ----
+ *
+ * A kernel that never finishes blocks the next synchronising call forever.
+ * Around every call that may wait on student work the graders arm a
+ * watchdog; if the call has not returned when it fires, the test ends at
+ * once as TIMEOUT with "hung: <call> did not finish within N s". So a hang
+ * costs seconds, not the whole test's limit, and the message names the call. */
+
+/* The limit for work of this size: a floor of a few seconds plus the time
+ * the work would take on a GPU far slower than any the course targets. */
+double grader_call_limit_s(double bytes, double flops);
+
+/* Arms the watchdog for `call` (copied); grader_unwatch disarms it. */
+void grader_watch(const char *call, double limit_s);
+void grader_unwatch(void);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,8 @@ typedef struct {
 } record_metric;
 
 typedef struct {
+    int returned;  /* the test function returned (the only way to pass) */
+    int hung;      /* the watchdog stopped a call into student code */
     int skipped;
     char message[RECORD_TEXT_BYTES]; /* why it failed or was skipped */
     char notes[RECORD_TEXT_BYTES];   /* informational lines */

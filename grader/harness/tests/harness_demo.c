@@ -4,6 +4,7 @@
  * GPU they are skipped. Run by check_harness_demo.cmake, which reads the
  * results file. */
 #include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -43,17 +44,31 @@ static void exits_early(void **state)
     _exit(3);
 }
 
+/* exit(0) from student code must not look like a pass. */
+static void exits_zero(void **state)
+{
+    (void)state;
+    exit(0);
+}
+
 static void skips(void **state)
 {
     (void)state;
     skip(); /* CMocka's own skip must be reported as SKIP too, GPU or not */
 }
 
+static void gated_by_failure(void **state) { (void)state; }
+
+static void bonus_passes(void **state) { (void)state; }
+
+/* The watchdog must stop a hung kernel within its limit, naming the call. */
 static void gpu_kernel_hangs(void **state)
 {
     (void)state;
     grader_require_gpu();
+    grader_watch("demo_launch_hang()", 2.0);
     demo_launch_hang();
+    grader_unwatch();
 }
 
 static void gpu_kernel_faults(void **state)
@@ -71,15 +86,20 @@ static void gpu_works_after_fault(void **state)
 }
 
 static const grader_test tests[] = {
-    {"passes", GROUP_CPU, passes, 1, 0},
-    {"fails", GROUP_CPU, fails, 2, 0},
-    {"crashes", GROUP_CPU, crashes, 3, 0},
-    {"hangs", GROUP_CPU, hangs, 4, 1},
-    {"exits_early", GROUP_CPU, exits_early, 5, 0},
-    {"skips", GROUP_CPU, skips, 6, 0},
-    {"gpu_kernel_hangs", GROUP_GPU, gpu_kernel_hangs, 7, 5},
-    {"gpu_kernel_faults", GROUP_GPU, gpu_kernel_faults, 8, 0},
-    {"gpu_works_after_fault", GROUP_GPU, gpu_works_after_fault, 9, 0},
+    GRADER_TEST(passes, GROUP_CPU, 1),
+    GRADER_TEST(fails, GROUP_CPU, 2),
+    GRADER_TEST(crashes, GROUP_CPU, 3),
+    {"hangs", GROUP_CPU, hangs, 4, 0, NULL, 1},
+    GRADER_TEST(exits_early, GROUP_CPU, 5),
+    GRADER_TEST(exits_zero, GROUP_CPU, 5),
+    GRADER_TEST(skips, GROUP_CPU, 6),
+    /* Passes, but its gate (fails) failed: no points. */
+    GRADER_GATED(gated_by_failure, GROUP_CPU, 10, fails),
+    /* Extra credit: in its own total. */
+    GRADER_BONUS(bonus_passes, GROUP_CPU, 2),
+    GRADER_TEST(gpu_kernel_hangs, GROUP_GPU, 7),
+    GRADER_TEST(gpu_kernel_faults, GROUP_GPU, 8),
+    GRADER_TEST(gpu_works_after_fault, GROUP_GPU, 9),
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,196 @@
+/* The harness inside a test process: what a test calls (fail, note, metric,
+ * skip, watchdog) and how the child runs its one test. See harness.h. */
+#define _DEFAULT_SOURCE /* setitimer */
+#include "harness_internal.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "cuda_check.h"
+#include "device_info.h"
+#include "rng.h"
+
+enum { DEFAULT_SEED = 20261121 };
+
+/* Shared with the parent (MAP_SHARED survives fork). */
+result_record *harness_shared;
+/* In a child: the test it runs. */
+static const grader_test *child_test;
+
+static void append_text(char *dst, size_t size, const char *fmt, va_list args)
+{
+    size_t used = strlen(dst);
+    if (used + 2 >= size)
+        return;
+    if (used) {
+        dst[used++] = '\n';
+        dst[used] = '\0';
+    }
+    vsnprintf(dst + used, size - used, fmt, args);
+}
+
+void grader_fail_at(const char *file, int line, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    append_text(harness_shared->message, sizeof harness_shared->message, fmt, args);
+    va_end(args);
+    _fail(file, line);
+    abort(); /* _fail does not return inside a test; this keeps noreturn honest */
+}
+
+void grader_note(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    append_text(harness_shared->notes, sizeof harness_shared->notes, fmt, args);
+    va_end(args);
+    va_start(args, fmt);
+    printf("  note: ");
+    vprintf(fmt, args);
+    printf("\n");
+    va_end(args);
+}
+
+void grader_metric(const char *name, double value, const char *unit)
+{
+    printf("  metric: %-28s %14.6g %s\n", name, value, unit);
+    if (harness_shared->metric_count >= RECORD_MAX_METRICS)
+        return;
+    record_metric *m = &harness_shared->metrics[harness_shared->metric_count++];
+    snprintf(m->name, sizeof m->name, "%s", name);
+    snprintf(m->unit, sizeof m->unit, "%s", unit);
+    m->value = value;
+}
+
+void *grader_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    GRADER_CHECK(p != NULL, "out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
+uint64_t grader_seed(void) { return rng_seed_from_env(DEFAULT_SEED); }
+
+void grader_skip_at(const char *file, int line, const char *reason)
+{
+    harness_shared->skipped = 1;
+    snprintf(harness_shared->message, sizeof harness_shared->message, "%s", reason);
+    _skip(file, line);
+    abort(); /* not reached: _skip leaves the test */
+}
+
+void grader_require_gpu(void)
+{
+    if (device_count() > 0)
+        return;
+    grader_skip_at(__FILE__, __LINE__,
+                   "skipped: no CUDA device on this machine (GPU checks need one)");
+}
+
+/* ------------------------------------------------------------ watchdog */
+
+/* Rates of a GPU far slower than any the course targets (a laptop GPU does
+ * ten times better), so only a call that truly never ends reaches the limit. */
+#define SLOW_GPU_BYTES_PER_S 10e9
+#define SLOW_GPU_FLOPS_PER_S 100e9
+#define CALL_LIMIT_FLOOR_S 3.0
+
+double grader_call_limit_s(double bytes, double flops)
+{
+    return CALL_LIMIT_FLOOR_S + bytes / SLOW_GPU_BYTES_PER_S + flops / SLOW_GPU_FLOPS_PER_S;
+}
+
+/* Written when the watchdog is armed, so the signal handler only copies. */
+static char hung_message[RECORD_TEXT_BYTES];
+
+static void on_watchdog(int sig)
+{
+    (void)sig;
+    memcpy(harness_shared->message, hung_message, sizeof hung_message);
+    harness_shared->hung = 1;
+    _exit(CHILD_HUNG); /* async-signal-safe; the driver ends the kernel with the process */
+}
+
+void grader_watch(const char *call, double limit_s)
+{
+    snprintf(hung_message, sizeof hung_message,
+             "hung: %s did not finish within %.1f s (the limit for this much work) and the "
+             "test was stopped. A kernel that never ends is the usual cause: a loop whose "
+             "index never advances, or a __syncthreads() that not every thread of the block "
+             "reaches.",
+             call, limit_s);
+    struct itimerval timer = {{0, 0}, {(time_t)limit_s, (suseconds_t)((limit_s - (time_t)limit_s) * 1e6)}};
+    signal(SIGALRM, on_watchdog);
+    setitimer(ITIMER_REAL, &timer, NULL);
+}
+
+void grader_unwatch(void)
+{
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+}
+
+/* --------------------------------------------------------- the child */
+
+static void fail_on_cuda_error(const char *message) { GRADER_FAIL("%s", message); }
+
+/* CMocka turns SIGSEGV and friends into an ordinary failure; we want a crash
+ * to be reported as a crash, so the child restores the default actions and
+ * dies by the signal, which the parent sees. */
+static void restore_crash_signals(void)
+{
+    const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS, SIGABRT};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i)
+        signal(signals[i], SIG_DFL);
+}
+
+static void child_trampoline(void **state)
+{
+    restore_crash_signals();
+    child_test->run(state);
+    /* Only here do we know the test function returned: an exit() from
+     * student code never gets this far. */
+    harness_shared->returned = 1;
+}
+
+/* Everything the test prints goes to the capture file, which the parent
+ * shows only when the test fails (or with --verbose). A cap on its size
+ * stops a flood: writes past it fail instead of filling the disk. */
+static void redirect_output(int capture_fd)
+{
+    fflush(NULL);
+    dup2(capture_fd, STDOUT_FILENO);
+    dup2(capture_fd, STDERR_FILENO);
+    close(capture_fd);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit cap = {HARNESS_CAPTURE_LIMIT, HARNESS_CAPTURE_LIMIT};
+    setrlimit(RLIMIT_FSIZE, &cap);
+}
+
+int harness_run_child(const grader_suite *suite, const grader_test *test, int capture_fd)
+{
+    redirect_output(capture_fd);
+    child_test = test;
+    cuda_set_error_handler(fail_on_cuda_error);
+    struct CMUnitTest one[1] = {{test->name, child_trampoline, NULL, NULL, NULL}};
+    int failed = _cmocka_run_group_tests(suite->lab, one, 1, NULL, NULL);
+    fflush(NULL);
+    if (failed)
+        return CHILD_FAIL;
+    if (harness_shared->skipped)
+        return CHILD_SKIP;
+    return harness_shared->returned ? CHILD_PASS : CHILD_FAIL;
+}
+
+int harness_probe_device(void)
+{
+    device_describe(harness_shared->device, sizeof harness_shared->device);
+    return 0;
+}

@@ -1,0 +1,50 @@
+/* Shared between the harness's parent (harness.c), child (harness_child.c)
+ * and report (harness_report.c); not for tests. */
+#ifndef HARNESS_INTERNAL_H
+#define HARNESS_INTERNAL_H
+
+#include "harness.h"
+#include "result_record.h"
+
+/* Exit codes between a test child and the parent (77: the automake/ctest
+ * convention for "skipped"). */
+enum { CHILD_PASS = 0, CHILD_FAIL = 1, CHILD_HUNG = 3, CHILD_SKIP = 77 };
+
+/* What a test may print before its output is cut (a flood stops there). */
+#define HARNESS_CAPTURE_LIMIT (4L << 20)
+/* What the parent keeps of it: the start and the end. */
+enum { HARNESS_OUTPUT_KEEP = 6144 };
+
+extern result_record *harness_shared;
+
+/* In a child: runs the test with its output going to capture_fd and returns
+ * the child's exit code. */
+int harness_run_child(const grader_suite *suite, const grader_test *test, int capture_fd);
+/* In a child: describes the device into harness_shared->device. */
+int harness_probe_device(void);
+
+typedef struct {
+    const grader_test *test;
+    outcome_status status;
+    int credited;           /* points earned after gating */
+    const char *gated_by;   /* set when a passing test earns nothing because its gate failed */
+    double seconds;
+    result_record record;
+    char output[HARNESS_OUTPUT_KEEP + 64]; /* captured, CMocka's framing removed */
+} test_outcome;
+
+typedef struct {
+    int earned, possible;             /* required tests */
+    int bonus_earned, bonus_possible; /* extra credit */
+    int not_graded;                   /* points of skipped tests */
+    int passes, failures, skips;
+    int skipped_for_gpu;
+} score_totals;
+
+void report_outcome_line(const test_outcome *out, int verbose);
+void report_summary(const grader_suite *suite, const test_outcome *outs, size_t n,
+                    const score_totals *totals, int cpu_only_run);
+int report_write_json(const char *path, const grader_suite *suite, const char *device,
+                      const test_outcome *outs, size_t n, const score_totals *totals);
+
+#endif

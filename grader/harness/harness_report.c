@@ -1,0 +1,168 @@
+/* The harness's report: one line per test as it finishes, then what to fix
+ * and the score; and the machine-readable results file. */
+#include "harness_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const status_labels[] = {
+    [OUTCOME_PASS] = "PASS", [OUTCOME_FAIL] = "FAIL", [OUTCOME_SKIP] = "SKIP",
+    [OUTCOME_CRASH] = "CRASH", [OUTCOME_TIMEOUT] = "TIMEOUT"};
+
+/* Prints text with every line indented. */
+static void print_indented(const char *text, const char *indent)
+{
+    const char *p = text;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        printf("%s%.*s\n", indent, (int)len, p);
+        p += len + (end ? 1 : 0);
+    }
+}
+
+void report_outcome_line(const test_outcome *out, int verbose)
+{
+    const grader_test *t = out->test;
+    char points[32];
+    if (out->status == OUTCOME_SKIP)
+        snprintf(points, sizeof points, "-/%d", t->points);
+    else
+        snprintf(points, sizeof points, "%d/%d", out->credited, t->points);
+    printf("  %-7s %-40s %7s pts%s  %5.1f s", status_labels[out->status], t->name, points,
+           t->bonus ? " bonus" : "      ", out->seconds);
+    if (out->gated_by)
+        printf("  (not credited: %s failed)", out->gated_by);
+    else if (out->status == OUTCOME_SKIP && strstr(out->record.message, "no CUDA device"))
+        printf("  (no GPU)");
+    printf("\n");
+    /* Like pytest: a test's own output only when it did not pass. */
+    int failed = out->status != OUTCOME_PASS && out->status != OUTCOME_SKIP;
+    if ((failed || verbose) && out->output[0])
+        print_indented(out->output, "        | ");
+}
+
+/* Points of the GPU tests a CPU-only run left out. */
+static int unrun_gpu_points(const grader_suite *suite)
+{
+    int points = 0;
+    for (size_t i = 0; i < suite->count; ++i)
+        if (suite->tests[i].group == GROUP_GPU && !suite->tests[i].bonus)
+            points += suite->tests[i].points;
+    return points;
+}
+
+void report_summary(const grader_suite *suite, const test_outcome *outs, size_t n,
+                    const score_totals *t, int cpu_only_run)
+{
+    if (t->failures) {
+        printf("\nWhat to fix (%d):\n", t->failures);
+        for (size_t i = 0; i < n; ++i) {
+            const test_outcome *out = &outs[i];
+            if (out->status == OUTCOME_PASS || out->status == OUTCOME_SKIP)
+                continue;
+            printf("- %s (%s):\n", out->test->name, status_labels[out->status]);
+            print_indented(out->record.message, "    ");
+        }
+    }
+    printf("\n%s: %d passed, %d failed, %d skipped. Score %d/%d", suite->lab, t->passes,
+           t->failures, t->skips, t->earned, t->possible);
+    if (t->bonus_possible)
+        printf(" (+%d/%d bonus)", t->bonus_earned, t->bonus_possible);
+    printf("\n");
+    if (t->not_graded)
+        printf("%d points were not graded (skipped tests): they are not passed.\n", t->not_graded);
+    if (t->skipped_for_gpu)
+        printf("%d GPU checks were SKIPPED for lack of a CUDA device; run this on a machine with "
+               "a CUDA GPU to grade them.\n", t->skipped_for_gpu);
+    if (cpu_only_run)
+        printf("Only the CPU checks ran: the GPU checks (%d more points) were not run.\n",
+               unrun_gpu_points(suite));
+    if (t->failures)
+        printf("Each message names the TODO and the section of %s that explains it; "
+               "--verbose shows every test's output.\n", suite->handout);
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static void write_json_test(FILE *f, const test_outcome *out)
+{
+    const char *groups[] = {"cpu", "gpu", "selftest"};
+    fprintf(f, "    {\"name\": ");
+    json_write_string(f, out->test->name);
+    fprintf(f, ", \"group\": \"%s\", \"status\": \"%s\", \"points\": %d, \"max_points\": %d, "
+               "\"bonus\": %s, \"seconds\": %.3f,\n     \"gated_by\": ",
+            groups[out->test->group], outcome_name(out->status), out->credited,
+            out->test->points, out->test->bonus ? "true" : "false", out->seconds);
+    if (out->gated_by)
+        json_write_string(f, out->gated_by);
+    else
+        fprintf(f, "null");
+    fprintf(f, ",\n     \"message\": ");
+    json_write_string(f, out->record.message);
+    fprintf(f, ",\n     \"notes\": ");
+    json_write_string(f, out->record.notes);
+    fprintf(f, ",\n     \"output\": ");
+    json_write_string(f, out->output);
+    fprintf(f, ",\n     \"metrics\": {");
+    for (int i = 0; i < out->record.metric_count; ++i) {
+        const record_metric *m = &out->record.metrics[i];
+        fprintf(f, "%s", i ? ", " : "");
+        json_write_string(f, m->name);
+        /* NaN/Inf are not JSON: write null. */
+        if (m->value == m->value && m->value - m->value == 0.0)
+            fprintf(f, ": {\"value\": %.9g, \"unit\": ", m->value);
+        else
+            fprintf(f, ": {\"value\": null, \"unit\": ");
+        json_write_string(f, m->unit);
+        fprintf(f, "}");
+    }
+    fprintf(f, "}}");
+}
+
+/* Written to a temporary file and renamed, so a reader never sees half a file. */
+int report_write_json(const char *path, const grader_suite *suite, const char *device,
+                      const test_outcome *outs, size_t n, const score_totals *t)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "grader: cannot write results to %s: %s\n", tmp, strerror(errno));
+        return 0;
+    }
+    time_t now = time(NULL);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    fprintf(f, "{\n  \"schema\": \"cuda-labs-results/2\",\n  \"lab\": ");
+    json_write_string(f, suite->lab);
+    fprintf(f, ",\n  \"title\": ");
+    json_write_string(f, suite->title);
+    fprintf(f, ",\n  \"implementation\": ");
+    json_write_string(f, suite->implementation);
+    fprintf(f, ",\n  \"handout\": ");
+    json_write_string(f, suite->handout);
+    fprintf(f, ",\n  \"device\": ");
+    json_write_string(f, device);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"finished\": \"%s\",\n",
+            (unsigned long long)grader_seed(), stamp);
+    fprintf(f, "  \"score\": {\"earned\": %d, \"possible\": %d, \"bonus_earned\": %d, "
+               "\"bonus_possible\": %d, \"not_graded\": %d},\n  \"tests\": [\n",
+            t->earned, t->possible, t->bonus_earned, t->bonus_possible, t->not_graded);
+    for (size_t i = 0; i < n; ++i) {
+        write_json_test(f, &outs[i]);
+        fprintf(f, "%s\n", i + 1 < n ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    int ok = fflush(f) == 0;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "grader: cannot write results to %s: %s\n", path, strerror(errno));
+        remove(tmp);
+        return 0;
+    }
+    return 1;
+}
