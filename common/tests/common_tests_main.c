@@ -1,6 +1,6 @@
 #include "common_tests.h"
 
-#define CPU_TEST(fn) {#fn, GROUP_CPU, fn, 0, 0}
+#define CPU_TEST(fn) GRADER_TEST(fn, GROUP_CPU, 0)
 
 static const grader_test tests[] = {
     CPU_TEST(compare_accepts_within_tolerance),
