@@ -52,3 +52,29 @@ size_t device_l2_bytes(void)
         return 0;
     return (size_t)l2;
 }
+
+/* Reads one attribute of the current device; 0 when it cannot. */
+static double attribute(enum cudaDeviceAttr which)
+{
+    int dev = 0, value = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&value, which, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 0.0;
+    }
+    return (double)value;
+}
+
+double device_fp32_peak_flops(void)
+{
+    /* 128 FP32 lanes per SM is the most any CUDA GPU has had (sm_80 has 64),
+     * so this is an upper bound: one FMA = 2 FLOP per lane per clock. */
+    return attribute(cudaDevAttrMultiProcessorCount) * 128.0 * 2.0 *
+           attribute(cudaDevAttrClockRate) * 1e3;
+}
+
+double device_dram_peak_bytes_per_s(void)
+{
+    /* Double data rate: two transfers per memory clock over the whole bus. */
+    return attribute(cudaDevAttrMemoryClockRate) * 1e3 * 2.0 *
+           attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
+}

@@ -18,6 +18,12 @@ void device_describe(char *out, size_t size);
 /* L2 size in bytes of the current device (0 if unknown). */
 size_t device_l2_bytes(void);
 
+/* Upper bounds of what the current device can do, from its attributes (0
+ * when unknown): FP32 FLOP/s at its peak clock, and DRAM bytes per second.
+ * No kernel beats them; a timing that does did not do its work. */
+double device_fp32_peak_flops(void);
+double device_dram_peak_bytes_per_s(void);
+
 #ifdef __cplusplus
 }
 #endif

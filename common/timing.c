@@ -8,6 +8,7 @@
 #include "device_info.h"
 
 static void *flush_buffer;
+static cudaEvent_t start_event, stop_event;
 static size_t flush_bytes;
 
 static void flush_l2(void)
@@ -28,10 +29,9 @@ void timing_release(void)
 }
 
 /* One run; returns the launch status and stores milliseconds per launch. */
-static int timed_run(timed_launch launch, void *ctx, const timing_plan *plan,
+static int timed_run(timed_launch launch, void *ctx, const timing_plan *plan, int per_run,
                      cudaEvent_t start, cudaEvent_t stop, double *ms)
 {
-    int per_run = plan->launches_per_run > 0 ? plan->launches_per_run : 1;
     if (plan->flush_l2)
         flush_l2();
     CUDA_CHECK(cudaEventRecord(start, 0));
@@ -48,39 +48,59 @@ static int timed_run(timed_launch launch, void *ctx, const timing_plan *plan,
     return 0;
 }
 
+/* One run of A then B (B may be NULL), with the guard's hooks around them. */
+static int one_pair(timed_launch a, void *ctx_a, timed_launch b, void *ctx_b,
+                    const timing_plan *plan, const timing_guard *guard, int run, double *a_ms,
+                    double *b_ms)
+{
+    int per_run = plan->launches_per_run > 0 ? plan->launches_per_run : 1;
+    if (guard)
+        per_run = 1;
+    int status = 0;
+    if (guard && guard->prepare)
+        status = guard->prepare(guard->ctx, run);
+    if (status == 0)
+        status = timed_run(a, ctx_a, plan, per_run, start_event, stop_event, a_ms);
+    if (status == 0 && b)
+        status = timed_run(b, ctx_b, plan, per_run, start_event, stop_event, b_ms);
+    if (status == 0 && guard && guard->verify && guard->verify(guard->ctx, run) != 0)
+        status = TIMING_WRONG_RESULT;
+    return status;
+}
+
 int timing_interleaved(timed_launch a, void *ctx_a, timed_launch b, void *ctx_b,
-                       const timing_plan *plan, timing_ab_result *result)
+                       const timing_plan *plan, const timing_guard *guard,
+                       timing_ab_result *result)
 {
     int runs = plan->runs > 0 ? plan->runs : 1;
     double *a_ms = calloc((size_t)runs, sizeof *a_ms);
     double *b_ms = calloc((size_t)runs, sizeof *b_ms);
     double *pair = calloc((size_t)runs, sizeof *pair);
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaEventCreate(&start_event));
+    CUDA_CHECK(cudaEventCreate(&stop_event));
     int status = (a_ms && b_ms && pair) ? 0 : -1;
-    double scratch;
-    for (int i = 0; status == 0 && i < plan->warmup; ++i) {
-        status = timed_run(a, ctx_a, plan, start, stop, &scratch);
-        if (status == 0 && b)
-            status = timed_run(b, ctx_b, plan, start, stop, &scratch);
-    }
-    for (int i = 0; status == 0 && i < runs; ++i) {
-        status = timed_run(a, ctx_a, plan, start, stop, &a_ms[i]);
-        if (status == 0 && b)
-            status = timed_run(b, ctx_b, plan, start, stop, &b_ms[i]);
+    int warmup = plan->warmup > 0 ? plan->warmup : 0, run = 0;
+    double scratch_a, scratch_b;
+    for (; status == 0 && run < warmup + runs; ++run) {
+        int i = run - warmup; /* the timed runs' index */
+        if (i < 0) {
+            status = one_pair(a, ctx_a, b, ctx_b, plan, guard, run, &scratch_a, &scratch_b);
+            continue;
+        }
+        status = one_pair(a, ctx_a, b, ctx_b, plan, guard, run, &a_ms[i], &b_ms[i]);
         if (status == 0 && b)
             pair[i] = b_ms[i] / a_ms[i];
     }
     result->status = status;
+    result->failed_run = status == 0 ? -1 : run - 1;
     if (status == 0) {
         result->a_ms = stats_summarize(a_ms, (size_t)runs);
         result->b_ms = stats_summarize(b_ms, (size_t)runs);
         result->pair_ratio = stats_summarize(pair, (size_t)runs);
         result->ratio = result->b_ms.median / result->a_ms.median;
     }
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaEventDestroy(start_event));
+    CUDA_CHECK(cudaEventDestroy(stop_event));
     free(a_ms);
     free(b_ms);
     free(pair);
@@ -88,10 +108,10 @@ int timing_interleaved(timed_launch a, void *ctx_a, timed_launch b, void *ctx_b,
 }
 
 int timing_measure(timed_launch launch, void *ctx, const timing_plan *plan,
-                   stats_summary *ms_per_launch)
+                   const timing_guard *guard, stats_summary *ms_per_launch)
 {
     timing_ab_result result;
-    int status = timing_interleaved(launch, ctx, NULL, NULL, plan, &result);
+    int status = timing_interleaved(launch, ctx, NULL, NULL, plan, guard, &result);
     if (status == 0)
         *ms_per_launch = result.a_ms;
     return status;

@@ -26,19 +26,37 @@ typedef struct {
     int flush_l2;          /* write a buffer twice the L2 size before each run */
 } timing_plan;
 
+/* Work done outside the timed region of every run (warm-up runs too), so
+ * that each timed call is shown to have done its work: `prepare` before the
+ * run (fresh inputs, poisoned outputs), `verify` after it (the outputs
+ * checked). Each returns 0, or non-zero to stop: from verify that means the
+ * run's output was wrong. With a guard, every run is one launch, so no call
+ * can lean on the one before it. */
+typedef int (*timing_hook)(void *ctx, int run);
+typedef struct {
+    timing_hook prepare, verify;
+    void *ctx;
+} timing_guard;
+
+/* timing_ab_result.status when guard->verify rejected a run. */
+enum { TIMING_WRONG_RESULT = -1000 };
+
 typedef struct {
     stats_summary a_ms, b_ms;  /* per-launch milliseconds */
     stats_summary pair_ratio;  /* b/a of each adjacent A,B pair: the spread */
     double ratio;              /* median(b) / median(a) */
-    int status;                /* 0, or the failing launch's status */
+    int status;                /* 0, the failing launch's status, or TIMING_WRONG_RESULT */
+    int failed_run;            /* which run failed (warm-up runs count from 0 too) */
 } timing_ab_result;
 
 /* Times one kernel. Returns 0 or the failing launch's status. */
 int timing_measure(timed_launch launch, void *ctx, const timing_plan *plan,
-                   stats_summary *ms_per_launch);
+                   const timing_guard *guard, stats_summary *ms_per_launch);
 
+/* `guard` may be NULL (no verification: the grader's own kernels only). */
 int timing_interleaved(timed_launch a, void *ctx_a, timed_launch b, void *ctx_b,
-                       const timing_plan *plan, timing_ab_result *result);
+                       const timing_plan *plan, const timing_guard *guard,
+                       timing_ab_result *result);
 
 /* Frees the L2-flush buffer (optional; freed at process exit anyway). */
 void timing_release(void);

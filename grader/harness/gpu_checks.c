@@ -7,7 +7,7 @@
 #include "guard.h"
 #include "harness.h"
 
-void gpu_expect_ok(lab_status status, const char *call)
+void gpu_expect_ok_status(lab_status status, const char *call)
 {
     GRADER_CHECK(status == LAB_OK, "%s returned %s: %s", call, lab_status_name(status),
                  lab_last_error());
@@ -51,7 +51,9 @@ void gpu_expect_rejected(lab_status status, lab_status expected, const device_bu
     GRADER_CHECK(status == expected, "%s returned %s, expected %s (bad input must be "
                  "rejected before any launch)", call, lab_status_name(status),
                  lab_status_name(expected));
+    grader_watch(call, grader_call_limit_s(0.0, 0.0));
     cudaError_t err = cudaDeviceSynchronize();
+    grader_unwatch();
     GRADER_CHECK(err == cudaSuccess, "%s: a kernel ran and failed: %s", call,
                  cudaGetErrorString(err));
     size_t words = untouched->bytes / 4;

@@ -5,6 +5,7 @@
 
 #include "compare.h"
 #include "device_buffer.h"
+#include "harness.h"
 #include "lab_status.h"
 
 #ifdef __cplusplus
@@ -13,7 +14,17 @@ extern "C" {
 
 /* The entry point must have returned LAB_OK, and the kernel it launched must
  * finish without a fault (synchronises). `call` describes it for messages. */
-void gpu_expect_ok(lab_status status, const char *call);
+void gpu_expect_ok_status(lab_status status, const char *call);
+
+/* gpu_expect_ok(lab1_vector_add(...), call): the same, with the watchdog
+ * armed before the entry point runs, so a kernel that never finishes (or an
+ * entry point that waits for one) ends the test in seconds, naming `call`. */
+#define gpu_expect_ok(entry_call, call)                          \
+    do {                                                         \
+        grader_watch((call), grader_call_limit_s(0.0, 0.0));     \
+        gpu_expect_ok_status((entry_call), (call));              \
+        grader_unwatch();                                        \
+    } while (0)
 
 /* No write landed in the guard zones around `buf`. */
 void gpu_expect_guards_intact(const device_buffer *buf, const char *call);

@@ -1,5 +1,8 @@
 #include "speed_check.h"
 
+#include <stdio.h>
+
+#include "device_info.h"
 #include "harness.h"
 #include "lab_status.h"
 
@@ -21,28 +24,81 @@ void speed_report(const timing_ab_result *r, const speed_spec *spec)
     grader_metric("threshold", spec->threshold, "x");
 }
 
-int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline,
-                  void *baseline_ctx, const timing_plan *plan, const speed_spec *spec,
-                  timing_ab_result *result)
+double speed_floor_ms(double bytes, double flops)
 {
-    int status = timing_interleaved(student, student_ctx, baseline, baseline_ctx, plan, result);
+    double dram = device_dram_peak_bytes_per_s(), peak = device_fp32_peak_flops();
+    double by_bytes = dram > 0 ? bytes / dram : 0.0;
+    double by_flops = peak > 0 ? flops / peak : 0.0;
+    return 1e3 * (by_bytes > by_flops ? by_bytes : by_flops);
+}
+
+/* The caller's guard, with a watchdog around each run (student + baseline). */
+typedef struct {
+    const timing_guard *inner;
+    const speed_spec *spec;
+    double limit_s;
+} watched_guard;
+
+static int watched_prepare(void *ctx, int run)
+{
+    watched_guard *w = ctx;
+    char call[320];
+    snprintf(call, sizeof call, "timed run %d of %s", run, w->spec->description);
+    grader_watch(call, w->limit_s);
+    return w->inner && w->inner->prepare ? w->inner->prepare(w->inner->ctx, run) : 0;
+}
+
+static int watched_verify(void *ctx, int run)
+{
+    watched_guard *w = ctx;
+    int status = w->inner && w->inner->verify ? w->inner->verify(w->inner->ctx, run) : 0;
+    grader_unwatch();
+    return status;
+}
+
+int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline,
+                  void *baseline_ctx, const timing_plan *plan, const timing_guard *guard,
+                  const speed_spec *spec, timing_ab_result *result)
+{
+    int per_run = guard || plan->launches_per_run < 1 ? 1 : plan->launches_per_run;
+    /* Student and baseline, and a slow baseline may be 20x the work's floor. */
+    double limit = 2.0 * grader_call_limit_s(20.0 * per_run * spec->bytes_per_launch,
+                                             20.0 * per_run * spec->flops_per_launch);
+    watched_guard w = {guard, spec, limit};
+    timing_guard watched = {watched_prepare, watched_verify, &w};
+    int status = timing_interleaved(student, student_ctx, baseline, baseline_ctx, plan, &watched,
+                                    result);
+    grader_unwatch();
+    if (status == TIMING_WRONG_RESULT)
+        GRADER_FAIL("%s: the output of timed run %d was wrong, so the timed calls did not do "
+                    "the work (each timed call gets fresh inputs and a poisoned output and must "
+                    "compute the whole result). %s",
+                    spec->description, result->failed_run,
+                    spec->verify_hint ? spec->verify_hint : "");
     if (status != 0)
         GRADER_FAIL("%s: a launch failed while timing (status %d: %s)", spec->description,
                     status, lab_last_error());
+    double floor_ms = speed_floor_ms(spec->bytes_per_launch, spec->flops_per_launch);
+    /* 10% under the floor: the peaks come from the device's attributes. */
+    GRADER_CHECK(result->a_ms.min >= 0.9 * floor_ms,
+                 "%s: %.4f ms per call is faster than the hardware allows (at least %.4f ms for "
+                 "this work at the device's peak): the timed calls did not do the work.",
+                 spec->description, result->a_ms.min, floor_ms);
     return status;
 }
 
 double speed_check(timed_launch student, void *student_ctx, timed_launch baseline,
-                   void *baseline_ctx, const timing_plan *plan, const speed_spec *spec)
+                   void *baseline_ctx, const timing_plan *plan, const timing_guard *guard,
+                   const speed_spec *spec)
 {
     timing_ab_result r;
-    speed_measure(student, student_ctx, baseline, baseline_ctx, plan, spec, &r);
+    speed_measure(student, student_ctx, baseline, baseline_ctx, plan, guard, spec, &r);
     if (r.ratio < spec->threshold && r.ratio >= spec->threshold * (1.0 - SPEED_RECHECK_BAND)) {
         grader_note("%s: ratio %.3f is just below the threshold %.3f; measuring again",
                     spec->description, r.ratio, spec->threshold);
         timing_plan again = *plan;
         again.runs *= 2;
-        speed_measure(student, student_ctx, baseline, baseline_ctx, &again, spec, &r);
+        speed_measure(student, student_ctx, baseline, baseline_ctx, &again, guard, spec, &r);
     }
     speed_report(&r, spec);
     GRADER_CHECK(r.ratio >= spec->threshold,

@@ -1,5 +1,12 @@
 /* A speed check: the student's kernel against a baseline in the same process,
- * interleaved, as a ratio against a threshold from rubric.h.
+ * interleaved, as a ratio against a threshold from the lab's rubric.
+ *
+ * Every timed call is shown to have done its work: the caller's guard
+ * refreshes inputs and poisons outputs before each run and checks the
+ * outputs after it, outside the timed region; and a time below the physical
+ * floor of the work (its bytes at the device's DRAM peak, its FLOPs at the
+ * FP32 peak) fails as "faster than the hardware allows". A watchdog stops a
+ * run that never finishes.
  *
  * ratio = median(baseline time) / median(student time), so "2.0" means the
  * student's kernel runs twice as fast. When the baseline is a copy kernel
@@ -23,6 +30,7 @@ typedef struct {
     double bytes_per_launch;  /* for GB/s in the report (0: not reported) */
     double flops_per_launch;  /* for GFLOP/s in the report (0: not reported) */
     const char *hint;         /* printed on failure: what usually causes it, where to read */
+    const char *verify_hint;  /* printed when a timed run's output is wrong */
 } speed_spec;
 
 /* Relative band below the threshold that triggers one re-measurement. */
@@ -32,17 +40,23 @@ typedef struct {
  * returns the ratio; fails the test (GRADER_FAIL) when it stays below the
  * threshold or a launch returns an error. */
 double speed_check(timed_launch student, void *student_ctx, timed_launch baseline,
-                   void *baseline_ctx, const timing_plan *plan, const speed_spec *spec);
+                   void *baseline_ctx, const timing_plan *plan, const timing_guard *guard,
+                   const speed_spec *spec);
 
 /* Records a measurement as metrics: median times, GB/s and GFLOP/s where the
  * spec gives bytes or flops, the ratio, the per-pair spread, the threshold.
  * speed_check calls it; measure-only tests call it after speed_measure. */
 void speed_report(const timing_ab_result *result, const speed_spec *spec);
 
-/* The same measurement without judging it (calibration, self-tests). */
+/* The same measurement without judging the ratio (calibration, self-tests);
+ * the verification, the floor and the watchdog still apply. */
 int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline,
-                  void *baseline_ctx, const timing_plan *plan, const speed_spec *spec,
-                  timing_ab_result *result);
+                  void *baseline_ctx, const timing_plan *plan, const timing_guard *guard,
+                  const speed_spec *spec, timing_ab_result *result);
+
+/* Milliseconds below which `bytes` and `flops` cannot be done on this
+ * device (0 when unknown). */
+double speed_floor_ms(double bytes, double flops);
 
 #ifdef __cplusplus
 }

@@ -38,3 +38,20 @@ extern "C" lab_status lab1_baseline_image_double_swapped(const float *in, float 
     LAB_LAUNCH_CHECK();
     return LAB_OK;
 }
+
+__global__ void scale_block_stride_kernel(const float *in, float *out, float factor, int n)
+{
+    /* The mistake on purpose: the loop advances by one block, not by the
+     * whole grid, so every block walks the whole array. The values are
+     * right (each is written LAB1_STRIDE_BLOCKS times); only time tells. */
+    for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x)
+        out[i] = factor * in[i];
+}
+
+extern "C" lab_status lab1_baseline_scale_block_stride(const float *in, float *out, float factor,
+                                                       int n)
+{
+    scale_block_stride_kernel<<<LAB1_STRIDE_BLOCKS, LAB1_STRIDE_THREADS>>>(in, out, factor, n);
+    LAB_LAUNCH_CHECK();
+    return LAB_OK;
+}

@@ -28,13 +28,18 @@ void gpu_scale_grid_stride(void **state);
 void gpu_whoami(void **state);
 void gpu_rejects_bad_input(void **state);
 void gpu_image_bandwidth(void **state);
+void gpu_grid_stride_bandwidth(void **state);
 void selftest_swapped_mapping_is_slow(void **state);
+void selftest_block_stride_is_slow(void **state);
 
 /* Baselines (lab1_baselines.cu). */
 lab_status lab1_baseline_copy(const float *in, float *out, int n);
 /* The image kernel with threadIdx.x picking the ROW: what a swapped mapping
  * costs. Correct output, uncoalesced access. */
 lab_status lab1_baseline_image_double_swapped(const float *in, float *out, int width, int height);
+/* The grid-stride kernel stepping by one block instead of the whole grid:
+ * right values, LAB1_STRIDE_BLOCKS times the work. */
+lab_status lab1_baseline_scale_block_stride(const float *in, float *out, float factor, int n);
 
 #ifdef __cplusplus
 }

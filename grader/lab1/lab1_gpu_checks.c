@@ -5,12 +5,13 @@
 #include <stdlib.h>
 
 #include "device_buffer.h"
+#include "device_verify.h"
 #include "gpu_checks.h"
 #include "guard.h"
 #include "harness.h"
 #include "lab1_checks.h"
 #include "rng.h"
-#include "rubric.h"
+#include "lab1_rubric.h"
 #include "speed_check.h"
 
 /* Inputs drawn per size for the 1D and 2D kernels: two seeds, so one lucky
@@ -302,6 +303,76 @@ void gpu_rejects_bad_input(void **state)
 
 /* --------------------------------------------------------------- speed */
 
+/* Elementwise out = factor * in, timed against the copy kernel moving the
+ * same bytes. Every run gets fresh inputs and a poisoned output, and after
+ * it the whole output is compared with the grader's own factor * in, so a
+ * timed call that skips its work fails. */
+typedef struct {
+    timed_launch student;   /* runs the student's entry point on in/out */
+    void *student_ctx;
+    float *in, *out, *want;
+    size_t n;
+    float factor;
+    uint64_t seed;
+} elementwise_run;
+
+static int elementwise_prepare(void *ctx, int run)
+{
+    elementwise_run *e = ctx;
+    device_fill_uniform(e->in, e->n, e->seed + (uint64_t)run, -1.0f, 1.0f);
+    device_fill_u32(e->out, GUARD_POISON_BITS, e->n);
+    device_scale(e->in, e->want, e->factor, e->n);
+    return 0;
+}
+
+static int elementwise_verify(void *ctx, int run)
+{
+    (void)run;
+    elementwise_run *e = ctx;
+    return device_count_mismatches(e->out, e->want, e->n, 0.0, 0.0) != 0;
+}
+
+typedef struct {
+    const float *in;
+    float *out;
+    int n;
+} copy_launch;
+
+static int launch_copy(void *ctx)
+{
+    copy_launch *l = ctx;
+    return lab1_baseline_copy(l->in, l->out, l->n);
+}
+
+static const timing_plan ELEMENTWISE_PLAN = {
+    .warmup = 3, .runs = 31, .launches_per_run = 1, .flush_l2 = 1};
+
+/* Times e->student against the copy kernel on e's buffers; judge = 1 fails
+ * below spec->threshold. Returns the fraction of copy bandwidth. */
+static double elementwise_copy_fraction(elementwise_run *e, speed_spec *spec, int judge)
+{
+    device_buffer copy_out;
+    dbuf_alloc(&copy_out, "copy_out", e->n * 4);
+    copy_launch copy = {e->in, copy_out.data, (int)e->n};
+    timing_guard guard = {elementwise_prepare, elementwise_verify, e};
+    spec->bytes_per_launch = 2.0 * 4.0 * (double)e->n;
+    double ratio;
+    if (judge) {
+        ratio = speed_check(e->student, e->student_ctx, launch_copy, &copy, &ELEMENTWISE_PLAN,
+                            &guard, spec);
+    } else {
+        timing_ab_result r;
+        speed_measure(e->student, e->student_ctx, launch_copy, &copy, &ELEMENTWISE_PLAN, &guard,
+                      spec, &r);
+        speed_report(&r, spec);
+        ratio = r.ratio;
+    }
+    dbuf_free(&copy_out);
+    return ratio;
+}
+
+/* ---- the 2D image kernel ---- */
+
 enum { SPEED_EDGE = 8192 };
 
 typedef struct {
@@ -317,65 +388,46 @@ static int launch_image(void *ctx)
     return l->fn(l->in, l->out, l->width, l->height);
 }
 
-typedef struct {
-    const float *in;
-    float *out;
-    int n;
-} copy_launch;
-
-static int launch_copy(void *ctx)
-{
-    copy_launch *l = ctx;
-    return lab1_baseline_copy(l->in, l->out, l->n);
-}
-
-static const timing_plan IMAGE_PLAN = {
-    .warmup = 3, .runs = 21, .launches_per_run = 5, .flush_l2 = 1};
-
-/* Measures `fn` on an 8192x8192 image against the copy kernel; checks the
- * output after timing. Returns the fraction of copy bandwidth. */
+/* Measures `fn` on an 8192x8192 image against the copy kernel, then runs it
+ * once more on seeded host inputs against the CPU reference. Returns the
+ * fraction of copy bandwidth. */
 static double image_copy_fraction(lab_status (*fn)(const float *, float *, int, int), int judge,
                                   const char *description)
 {
     const int w = SPEED_EDGE, h = SPEED_EDGE;
     size_t n = (size_t)w * h;
-    float *host = random_floats(n, grader_seed() + 500);
-    device_buffer in, out, copy_out;
+    device_buffer in, out, want;
     dbuf_alloc(&in, "in", n * 4);
     dbuf_alloc(&out, "out", n * 4);
-    dbuf_alloc(&copy_out, "copy_out", n * 4);
-    dbuf_upload(&in, host);
-    dbuf_poison(&out);
+    dbuf_alloc(&want, "want", n * 4);
     image_launch student = {fn, in.data, out.data, w, h};
-    copy_launch copy = {in.data, copy_out.data, (int)n};
+    elementwise_run e = {launch_image, &student, in.data, out.data, want.data, n, 2.0f,
+                         grader_seed() + 500};
     speed_spec spec = {
         .ratio_name = "fraction_of_copy_bandwidth",
         .description = description,
         .threshold = LAB1_IMAGE_COPY_FRACTION_MIN,
-        .bytes_per_launch = 2.0 * 4.0 * (double)n,
         .hint = "A kernel reading and writing each pixel once should run near copy speed. "
                 "If threadIdx.x selects the row, a warp of a 16x16 block touches 16 different "
-                "rows, 8 bytes in each, instead of two 64-byte runs: handout section 4."};
-    double ratio;
-    if (judge) {
-        ratio = speed_check(launch_image, &student, launch_copy, &copy, &IMAGE_PLAN, &spec);
-    } else {
-        timing_ab_result r;
-        speed_measure(launch_image, &student, launch_copy, &copy, &IMAGE_PLAN, &spec, &r);
-        speed_report(&r, &spec);
-        ratio = r.ratio;
-    }
-    /* The timed runs must still be right. */
+                "rows, 8 bytes in each, instead of two 64-byte runs: handout section 4.",
+        .verify_hint = HINT_2D};
+    double ratio = elementwise_copy_fraction(&e, &spec, judge);
+
+    /* The same kernel on the seeded host image, against the CPU. */
+    float *host = random_floats(n, grader_seed() + 500);
     double *ref = doubles(n);
     for (size_t i = 0; i < n; ++i)
         ref[i] = 2.0 * host[i];
+    dbuf_upload(&in, host);
+    dbuf_poison(&out);
+    gpu_expect_ok(fn(in.data, out.data, w, h), description);
     compare_spec cmp = {(size_t)h, (size_t)w, 0.0, 0.0, LAB1_IMAGE_BLOCK_X};
     gpu_expect_floats(&out, ref, &cmp, description, HINT_2D);
     free(ref);
     free(host);
     dbuf_free(&in);
     dbuf_free(&out);
-    dbuf_free(&copy_out);
+    dbuf_free(&want);
     return ratio;
 }
 
@@ -395,6 +447,77 @@ void selftest_swapped_mapping_is_slow(void **state)
     GRADER_CHECK(ratio < LAB1_IMAGE_COPY_FRACTION_MIN,
                  "the swapped (uncoalesced) baseline reached %.3f of copy bandwidth, not below "
                  "the threshold %.3f: on this GPU the speed check cannot tell a swapped "
-                 "mapping apart. Recalibrate LAB1_IMAGE_COPY_FRACTION_MIN in grader/rubric.h.",
+                 "mapping apart. Recalibrate LAB1_IMAGE_COPY_FRACTION_MIN in "
+                 "grader/lab1/lab1_rubric.h.",
                  ratio, LAB1_IMAGE_COPY_FRACTION_MIN);
+}
+
+/* ---- the grid-stride loop ---- */
+
+/* More elements than the fixed grid has threads (128 passes), small enough
+ * that a loop stepping by one block (128 times the work) still ends in
+ * milliseconds. */
+#define STRIDE_SPEED_N ((1 << 22) + 3)
+#define STRIDE_FACTOR 3.0f
+
+typedef struct {
+    lab_status (*fn)(const float *, float *, float, int);
+    const float *in;
+    float *out;
+    int n;
+} stride_launch;
+
+static int launch_stride(void *ctx)
+{
+    stride_launch *l = ctx;
+    return l->fn(l->in, l->out, STRIDE_FACTOR, l->n);
+}
+
+static double stride_copy_fraction(lab_status (*fn)(const float *, float *, float, int),
+                                   int judge, const char *description)
+{
+    size_t n = STRIDE_SPEED_N;
+    device_buffer in, out, want;
+    dbuf_alloc(&in, "in", n * 4);
+    dbuf_alloc(&out, "out", n * 4);
+    dbuf_alloc(&want, "want", n * 4);
+    stride_launch student = {fn, in.data, out.data, (int)n};
+    elementwise_run e = {launch_stride, &student, in.data, out.data, want.data, n, STRIDE_FACTOR,
+                         grader_seed() + 600};
+    speed_spec spec = {
+        .ratio_name = "fraction_of_copy_bandwidth",
+        .description = description,
+        .threshold = LAB1_GRID_STRIDE_COPY_FRACTION_MIN,
+        .hint = "Right values but far too slow: the grid-stride loop must advance by the whole "
+                "grid's thread count (gridDim.x * blockDim.x), so that the threads share the "
+                "array; a loop that advances by blockDim.x makes every block walk the whole "
+                "array. Check TODO(1.9), handout section 6.",
+        .verify_hint = HINT_STRIDE};
+    double ratio = elementwise_copy_fraction(&e, &spec, judge);
+    dbuf_free(&in);
+    dbuf_free(&out);
+    dbuf_free(&want);
+    return ratio;
+}
+
+void gpu_grid_stride_bandwidth(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    stride_copy_fraction(lab1_scale_grid_stride, 1,
+                         "lab1_scale_grid_stride (grid-stride loop, n=4194307) vs copy kernel");
+}
+
+void selftest_block_stride_is_slow(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    double ratio = stride_copy_fraction(lab1_baseline_scale_block_stride, 0,
+                                        "block-stride baseline (n=4194307) vs copy kernel");
+    GRADER_CHECK(ratio < LAB1_GRID_STRIDE_COPY_FRACTION_MIN,
+                 "the block-stride baseline reached %.3f of copy bandwidth, not below the "
+                 "threshold %.3f: on this GPU the check cannot tell a loop that steps by one "
+                 "block apart. Recalibrate LAB1_GRID_STRIDE_COPY_FRACTION_MIN in "
+                 "grader/lab1/lab1_rubric.h.",
+                 ratio, LAB1_GRID_STRIDE_COPY_FRACTION_MIN);
 }

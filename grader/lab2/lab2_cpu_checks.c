@@ -8,7 +8,7 @@
 #include "launch_sim.h"
 #include "matmul_sim.h"
 #include "memory_sectors.h"
-#include "rubric.h"
+#include "lab2_rubric.h"
 
 static const todo_pointer LAYOUT = {"2.1", LAB2_HANDOUT, "2"};
 static const todo_pointer COALESCING = {"2.1", LAB2_HANDOUT, "6"};

@@ -13,7 +13,7 @@
 #include "lab2_checks.h"
 #include "matmul_baselines.h"
 #include "matmul_checks.h"
-#include "rubric.h"
+#include "lab2_rubric.h"
 
 static const matmul_impl NAIVE = {
     "lab2_matmul_naive", lab2_matmul_naive, 0,
@@ -97,7 +97,9 @@ static void expect_host_flow_correct(matmul_shape s, uint64_t seed)
     snprintf(call, sizeof call, "lab2_matmul_host on %s, seed %llu", shape,
              (unsigned long long)seed);
 
+    grader_watch(call, grader_call_limit_s(0.0, 2.0 * s.m * s.n * s.k));
     lab_status status = lab2_matmul_host(p.a, p.b, c.data, s.m, s.n, s.k);
+    grader_unwatch();
     GRADER_CHECK(status == LAB_OK, "%s returned %s: %s. %s", call, lab_status_name(status),
                  lab_last_error(), HOST_FLOW_HINT);
     host_output_expect_guards(&c, call);
@@ -123,6 +125,9 @@ static long long device_bytes_lost(int calls, matmul_shape s)
     memset(a, 0, n * sizeof(float));
     memset(b, 0, n * sizeof(float));
     size_t before = 0, after = 0, total = 0;
+    /* The whole loop under one watchdog: each call is milliseconds. */
+    grader_watch("lab2_matmul_host, the repeated calls of the leak check",
+                 (calls + 1) * grader_call_limit_s(0.0, 2.0 * s.m * s.n * s.k));
     /* One call first: context and module loading allocate memory once. */
     lab_status status = lab2_matmul_host(a, b, c, s.m, s.n, s.k);
     GRADER_CHECK(status == LAB_OK, "lab2_matmul_host(%dx%dx%d) returned %s: %s", s.m, s.n, s.k,
@@ -134,6 +139,7 @@ static long long device_bytes_lost(int calls, matmul_shape s)
                      s.m, s.n, s.k, i + 2, lab_status_name(status), lab_last_error());
     }
     CUDA_CHECK(cudaMemGetInfo(&after, &total));
+    grader_unwatch();
     free(a);
     free(b);
     free(c);
@@ -183,8 +189,10 @@ static void expect_host_flow_rejects(void)
         guard_fill_poison_floats(out, SMALL);
         char call[256];
         matmul_describe_bad_case(&HOST, bad, call, sizeof call);
+        grader_watch(call, grader_call_limit_s(0.0, 0.0));
         lab_status status = lab2_matmul_host(bad->null_a ? NULL : in, in,
                                              bad->null_c ? NULL : out, bad->m, bad->n, bad->k);
+        grader_unwatch();
         GRADER_CHECK(status == bad->expected,
                      "%s returned %s, expected %s (bad input must be rejected before anything "
                      "is allocated or copied)",

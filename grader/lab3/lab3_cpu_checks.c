@@ -8,7 +8,7 @@
 #include "launch_sim.h"
 #include "matmul_sim.h"
 #include "memory_sectors.h"
-#include "rubric.h"
+#include "lab3_rubric.h"
 
 static const todo_pointer TILED_GRID = {"3.1", LAB3_HANDOUT, "2.2"};
 static const todo_pointer TILE_LOADS = {"3.2", LAB3_HANDOUT, "4"};

@@ -11,7 +11,7 @@
 #include "lab3_checks.h"
 #include "matmul_baselines.h"
 #include "matmul_checks.h"
-#include "rubric.h"
+#include "lab3_rubric.h"
 
 static const char TILED_HINT[] =
     "Check TODO(3.2) (which element each thread copies, handout section 4), TODO(3.3) (0.0f "

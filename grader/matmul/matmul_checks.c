@@ -10,6 +10,7 @@
 
 #include "cpu_reference.h"
 #include "device_buffer.h"
+#include "device_verify.h"
 #include "gpu_checks.h"
 #include "guard.h"
 #include "harness.h"
@@ -292,6 +293,35 @@ static void expect_sampled(const device_buffer *c, const matmul_problem *p, cons
     free(got);
 }
 
+/* Every timed run multiplies fresh inputs, and the student's whole C must
+ * then agree with the baseline's C of the same run: both are float sums of
+ * the same K products, each within compare_dot_atol(K) of the exact value. */
+typedef struct {
+    float *a, *b, *c, *c_base;
+    matmul_shape s;
+    uint64_t seed;
+} matmul_run;
+
+static int matmul_run_prepare(void *ctx, int run)
+{
+    matmul_run *r = ctx;
+    device_fill_uniform(r->a, elements(r->s.m, r->s.k), r->seed + 2 * (uint64_t)run, -1.0f, 1.0f);
+    device_fill_uniform(r->b, elements(r->s.k, r->s.n), r->seed + 2 * (uint64_t)run + 1, -1.0f,
+                        1.0f);
+    device_fill_u32(r->c, GUARD_POISON_BITS, elements(r->s.m, r->s.n));
+    device_fill_u32(r->c_base, GUARD_POISON_BITS, elements(r->s.m, r->s.n));
+    return 0;
+}
+
+static int matmul_run_verify(void *ctx, int run)
+{
+    (void)run;
+    matmul_run *r = ctx;
+    double atol = 2.0 * compare_dot_atol((size_t)r->s.k);
+    return device_count_mismatches(r->c, r->c_base, elements(r->s.m, r->s.n), atol,
+                                   2.0 * MATMUL_RTOL) != 0;
+}
+
 double matmul_speed(const matmul_speed_spec *spec, int judge, timing_ab_result *result)
 {
     matmul_shape s = spec->shape;
@@ -311,18 +341,28 @@ double matmul_speed(const matmul_speed_spec *spec, int judge, timing_ab_result *
     double flops = 2.0 * (double)s.m * (double)s.n * (double)s.k;
     timed_matmul student = {spec->student->fn, d.a.data, d.b.data, d.c.data, s};
     timed_matmul baseline = {spec->baseline, d.a.data, d.b.data, c_base.data, s};
-    speed_spec ss = {spec->ratio_name, description, spec->threshold, 0.0, flops, spec->hint};
+    matmul_run run = {d.a.data, d.b.data, d.c.data, c_base.data, s, seed + 1};
+    timing_guard guard = {matmul_run_prepare, matmul_run_verify, &run};
+    speed_spec ss = {spec->ratio_name, description, spec->threshold, 0.0, flops, spec->hint,
+                     spec->student->hint};
     double ratio;
     if (judge) {
-        ratio = speed_check(launch_matmul, &student, launch_matmul, &baseline, &spec->plan, &ss);
+        ratio = speed_check(launch_matmul, &student, launch_matmul, &baseline, &spec->plan,
+                            &guard, &ss);
     } else {
         timing_ab_result r;
-        speed_measure(launch_matmul, &student, launch_matmul, &baseline, &spec->plan, &ss, &r);
+        speed_measure(launch_matmul, &student, launch_matmul, &baseline, &spec->plan, &guard,
+                      &ss, &r);
         speed_report(&r, &ss);
         if (result)
             *result = r;
         ratio = r.ratio;
     }
+    /* Once more on the seeded host inputs, against the CPU in double. */
+    dbuf_upload(&d.a, p.a);
+    dbuf_upload(&d.b, p.b);
+    dbuf_poison(&d.c);
+    gpu_expect_ok(spec->student->fn(d.a.data, d.b.data, d.c.data, s.m, s.n, s.k), description);
     expect_sampled(&d.c, &p, description, spec->student->hint);
     gpu_expect_guards_intact(&d.c, description);
     dbuf_free(&c_base);
@@ -342,7 +382,8 @@ double matmul_time_ms(const matmul_impl *impl, matmul_shape s, const timing_plan
     describe_call(call, sizeof call, impl->name, s, seed);
     timed_matmul t = {impl->fn, d.a.data, d.b.data, d.c.data, s};
     stats_summary ms;
-    int status = timing_measure(launch_matmul, &t, plan, &ms);
+    /* Reported only, never judged (0 points): no per-run verification. */
+    int status = timing_measure(launch_matmul, &t, plan, NULL, &ms);
     GRADER_CHECK(status == 0, "%s: a launch failed while timing (status %d: %s)", call, status,
                  lab_last_error());
     expect_sampled(&d.c, &p, call, impl->hint);
@@ -358,7 +399,7 @@ void matmul_expect_below_threshold(const matmul_speed_spec *spec, const char *ru
     GRADER_CHECK(r.ratio < spec->threshold && r.pair_ratio.max < spec->threshold,
                  "%s graded as the student against %s: ratio %.3f (best single pair %.3f) "
                  "reaches the threshold %.3f, so on this GPU the speed check cannot tell this "
-                 "kernel apart. Recalibrate %s in grader/rubric.h.",
+                 "kernel apart. Recalibrate %s in the lab's rubric header.",
                  spec->student->name, spec->baseline_name, r.ratio, r.pair_ratio.max,
                  spec->threshold, rubric_name);
 }
