@@ -69,10 +69,17 @@ int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline
     int status = timing_interleaved(student, student_ctx, baseline, baseline_ctx, plan, &watched,
                                     result);
     grader_unwatch();
+    /* Run 0 is the first call of the measurement: a wrong result there is a
+     * wrong kernel. A wrong result after right ones is a call that skipped
+     * its work (e.g. it remembered its last arguments). */
+    if (status == TIMING_WRONG_RESULT && result->failed_run == 0)
+        GRADER_FAIL("%s: the output of the first timed call was wrong (the correctness "
+                    "tests above show how). %s",
+                    spec->description, spec->verify_hint ? spec->verify_hint : "");
     if (status == TIMING_WRONG_RESULT)
-        GRADER_FAIL("%s: the output of timed run %d was wrong, so the timed calls did not do "
-                    "the work (each timed call gets fresh inputs and a poisoned output and must "
-                    "compute the whole result). %s",
+        GRADER_FAIL("%s: the output of timed call %d was wrong although earlier calls were "
+                    "right, so the timed calls did not do the work (each gets fresh inputs and "
+                    "a poisoned output, and must compute the whole result every time). %s",
                     spec->description, result->failed_run,
                     spec->verify_hint ? spec->verify_hint : "");
     if (status != 0)

@@ -44,7 +44,7 @@ for lab in $LABS; do
          --results "$RUNS_DIR/lab${lab}_run$i.json" >"$RUNS_DIR/lab${lab}_run$i.log" 2>&1; then
       pass=$((pass + 1))
     else
-      echo "run $i FAILED:"; grep -E "^\[(FAIL|CRASH|TIMEOUT)" -A1 "$RUNS_DIR/lab${lab}_run$i.log"
+      echo "run $i FAILED:"; grep -E "^  (FAIL|CRASH|TIMEOUT)" "$RUNS_DIR/lab${lab}_run$i.log"
     fi
   done
   echo "lab $lab solution: $pass/$REPEAT runs passed" | tee -a "$OUT_DIR/summary.txt"
