@@ -16,6 +16,15 @@ ifeq ($(shell command -v nvcc 2>/dev/null),)
   endif
 endif
 
+# Quiet: no "Entering directory" lines; the build's own output goes to a log
+# that is shown when the build fails (compiler warnings are shown always).
+MAKEFLAGS += --no-print-directory
+BUILD_LOG = $(BUILD)/build.log
+# $(call quiet_build,--target x): builds, showing only warnings and errors.
+quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(BUILD_LOG) 2>&1; \
+  then grep -iE "warning" $(BUILD_LOG) || true; \
+  else cat $(BUILD_LOG); echo "*** build failed (the whole log: $(BUILD_LOG))"; exit 1; fi
+
 .PHONY: all build configure test check-solutions clean help
 all: build
 
@@ -25,25 +34,27 @@ help:
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
 	@grader/tools/ensure-deps.sh
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+	@mkdir -p $(BUILD); echo "configuring $(BUILD)/ (once)"; \
+	if ! cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >$(BUILD)/configure.log 2>&1; \
+	then cat $(BUILD)/configure.log; rm -f $(BUILD)/Makefile; exit 1; fi
 
 configure: $(BUILD)/Makefile
 
 build: configure
-	cmake --build $(BUILD) -j $(JOBS)
+	$(call quiet_build,)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 check-lab%: configure
-	cmake --build $(BUILD) -j $(JOBS) --target lab$*_check
+	$(call quiet_build,--target lab$*_check)
 	@mkdir -p $(BUILD)/results
-	$(BUILD)/bin/lab$*_check --results $(BUILD)/results/lab$*_check.json $(GRADER_ARGS)
+	@$(BUILD)/bin/lab$*_check --results $(BUILD)/results/lab$*_check.json $(GRADER_ARGS)
 
 check-solution-lab%: configure
-	cmake --build $(BUILD) -j $(JOBS) --target lab$*_check_solution
+	$(call quiet_build,--target lab$*_check_solution)
 	@mkdir -p $(BUILD)/results
-	$(BUILD)/bin/lab$*_check_solution --results $(BUILD)/results/lab$*_check_solution.json $(GRADER_ARGS)
+	@$(BUILD)/bin/lab$*_check_solution --results $(BUILD)/results/lab$*_check_solution.json $(GRADER_ARGS)
 
 # Every lab's reference, with the grader's self-tests: proves the course works
 # on this GPU. Keeps going after a failing lab and fails at the end.
