@@ -4,6 +4,8 @@
 
 #include "lab1.h"
 
+#define LAB1_HANDOUT "handouts/lab1-indexing.md"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

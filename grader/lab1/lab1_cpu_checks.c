@@ -8,13 +8,16 @@
 #include "lab1_checks.h"
 #include "sim_checks.h"
 
-static const char HANDOUT[] = "handouts/lab1-indexing.md";
-
-static todo_pointer todo(const char *id, const char *section)
-{
-    todo_pointer where = {id, HANDOUT, section};
-    return where;
-}
+/* Where each TODO's failure sends the student. */
+static const todo_pointer GLOBAL_INDEX = {"1.1", LAB1_HANDOUT, "2"};
+static const todo_pointer BLOCKS_FOR = {"1.2", LAB1_HANDOUT, "3"};
+static const todo_pointer PIXEL_OFFSET = {"1.4", LAB1_HANDOUT, "4"};
+static const todo_pointer IMAGE_GRID = {"1.5", LAB1_HANDOUT, "4"};
+static const todo_pointer VOXEL_COORDS = {"1.6", LAB1_HANDOUT, "5"};
+static const todo_pointer VOXEL_OFFSET = {"1.7", LAB1_HANDOUT, "5"};
+static const todo_pointer VOLUME_GRID = {"1.8", LAB1_HANDOUT, "5"};
+static const todo_pointer GRID_STRIDE = {"1.9", LAB1_HANDOUT, "6"};
+static const todo_pointer WARP_LANE = {"1.10", LAB1_HANDOUT, "7"};
 
 /* ---------------------------------------------------------- TODO 1.1 */
 
@@ -41,8 +44,8 @@ void cpu_global_index_1d_coverage(void **state)
                                    sim_dim3(3, 0, 0));
     GRADER_CHECK(got == LAB1_BLOCK_1D + 3,
                  "TODO(1.1) lab1_global_index_1d: thread 3 of block 1 (blocks of %d threads) "
-                 "returned %d; counting from 0, it is thread number %d of the grid. See %s, section 2.",
-                 LAB1_BLOCK_1D, got, LAB1_BLOCK_1D + 3, HANDOUT);
+                 "returned %d; counting from 0, it is thread number %d of the grid. See %s, section %s.",
+                 LAB1_BLOCK_1D, got, LAB1_BLOCK_1D + 3, GLOBAL_INDEX.handout, GLOBAL_INDEX.section);
     const int sizes[] = {1, 31, 32, 33, 255, 256, 257, 1000003};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         vector_sim sim = {.n = sizes[k]};
@@ -51,7 +54,7 @@ void cpu_global_index_1d_coverage(void **state)
                        sim_dim3(LAB1_BLOCK_1D, 1, 1), visit_vector, &sim);
         char what[96];
         snprintf(what, sizeof what, "lab1_global_index_1d with n=%d", sim.n);
-        sim_expect_exact_coverage(&sim.map, what, todo("1.1", "2"));
+        sim_expect_exact_coverage(&sim.map, what, GLOBAL_INDEX);
     }
 }
 
@@ -69,12 +72,12 @@ void cpu_blocks_for_is_ceil_div(void **state)
             int got = lab1_blocks_for(n, bs);
             GRADER_CHECK(got == want,
                          "TODO(1.2) lab1_blocks_for(n=%d, block_size=%d) returned %d, expected "
-                         "%lld: %s. See %s, section 3.",
+                         "%lld: %s. See %s, section %s.",
                          n, bs, got, want,
                          (long long)got * bs < n
                              ? "too few blocks, the last elements get no thread"
                              : "a whole block would have nothing to do",
-                         HANDOUT);
+                         BLOCKS_FOR.handout, BLOCKS_FOR.section);
         }
 }
 
@@ -122,14 +125,14 @@ void cpu_pixel_offset_coverage(void **state)
             coverage_free(&sim.map);
             GRADER_FAIL("TODO(1.4) lab1_pixel_offset on a %dx%d image: thread (%d,%d) of block "
                         "(%d,%d) returned %lld; offsets are >= 0, and -1 means 'outside the "
-                        "image'. See %s, section 4.",
+                        "image'. See %s, section %s.",
                         sim.width, sim.height, sim.bad_thread.x, sim.bad_thread.y,
-                        sim.bad_block.x, sim.bad_block.y, sim.bad_offset, HANDOUT);
+                        sim.bad_block.x, sim.bad_block.y, sim.bad_offset, PIXEL_OFFSET.handout, PIXEL_OFFSET.section);
         }
         char what[96];
         snprintf(what, sizeof what, "lab1_pixel_offset on a %dx%d (width x height) image",
                  sim.width, sim.height);
-        sim_expect_exact_coverage(&sim.map, what, todo("1.4", "4"));
+        sim_expect_exact_coverage(&sim.map, what, PIXEL_OFFSET);
     }
 }
 
@@ -152,24 +155,24 @@ void cpu_pixel_offset_layout(void **state)
                     int swapped = want >= 0 && got == (long long)col * height + row;
                     GRADER_FAIL("TODO(1.4) lab1_pixel_offset, 76x62 image: thread (%d,%d) of "
                                 "block (%d,%d) owns row %d, column %d, so its offset is %lld; "
-                                "got %lld. %s See %s, section 4.",
+                                "got %lld. %s See %s, section %s.",
                                 tx, ty, bx, by, row, col, want, got,
                                 swapped ? "x and y are swapped: threadIdx.x must pick the "
                                           "COLUMN so that a warp reads contiguous runs of a row."
                                         : "x must pick the column and y the row.",
-                                HANDOUT);
+                                PIXEL_OFFSET.handout, PIXEL_OFFSET.section);
                 }
 }
 
 /* ---------------------------------------------------------- TODO 1.5 */
 
-static void expect_grid(lab_dim3 got, lab_dim3 want, const char *call, const char *todo,
-                        const char *section)
+static void expect_grid(lab_dim3 got, lab_dim3 want, const char *call, todo_pointer where)
 {
     GRADER_CHECK(got.x == want.x && got.y == want.y && got.z == want.z,
                  "TODO(%s) %s returned a grid of %dx%dx%d blocks, expected %dx%dx%d: the "
                  "fewest blocks that still give every element a thread. See %s, section %s.",
-                 todo, call, got.x, got.y, got.z, want.x, want.y, want.z, HANDOUT, section);
+                 where.todo, call, got.x, got.y, got.z, want.x, want.y, want.z, where.handout,
+                 where.section);
 }
 
 void cpu_image_grid_covers_image(void **state)
@@ -182,7 +185,7 @@ void cpu_image_grid_covers_image(void **state)
         snprintf(call, sizeof call, "lab1_image_grid(%d, %d)", w, h);
         expect_grid(lab1_image_grid(w, h),
                     sim_dim3(sim_ceil_div(w, LAB1_IMAGE_BLOCK_X), sim_ceil_div(h, LAB1_IMAGE_BLOCK_Y), 1),
-                    call, "1.5", "4");
+                    call, IMAGE_GRID);
     }
 }
 
@@ -204,9 +207,9 @@ void cpu_voxel_coords(void **state)
         GRADER_CHECK(got.x == want.x && got.y == want.y && got.z == want.z,
                      "TODO(1.6) lab1_voxel_coords: thread (%d,%d,%d) of block (%d,%d,%d), "
                      "blocks of %dx%dx%d, returned (%d,%d,%d), expected (%d,%d,%d). Each "
-                     "dimension works like the 1D index. See %s, section 5.",
+                     "dimension works like the 1D index. See %s, section %s.",
                      t.x, t.y, t.z, b.x, b.y, b.z, block.x, block.y, block.z, got.x, got.y, got.z,
-                     want.x, want.y, want.z, HANDOUT);
+                     want.x, want.y, want.z, VOXEL_COORDS.handout, VOXEL_COORDS.section);
     }
 }
 
@@ -253,10 +256,10 @@ void cpu_voxel_offset_coverage_and_layout(void **state)
             coverage_free(&sim.map);
             GRADER_FAIL("TODO(1.7) lab1_voxel_offset in a %dx%dx%d volume: voxel (x=%d, y=%d, "
                         "z=%d) gave %lld, expected %lld (%d voxels wrong). x varies fastest, "
-                        "then y, then z; -1 outside the volume. See %s, section 5.",
+                        "then y, then z; -1 outside the volume. See %s, section %s.",
                         sim.nx, sim.ny, sim.nz, sim.first_bad.x, sim.first_bad.y,
                         sim.first_bad.z, sim.first_got, sim.first_want, sim.layout_errors,
-                        HANDOUT);
+                        VOXEL_OFFSET.handout, VOXEL_OFFSET.section);
         }
         coverage_free(&sim.map);
     }
@@ -272,7 +275,7 @@ void cpu_volume_grid_covers_volume(void **state)
         expect_grid(lab1_volume_grid(nx, ny, nz),
                     sim_dim3(sim_ceil_div(nx, LAB1_VOLUME_BLOCK_X), sim_ceil_div(ny, LAB1_VOLUME_BLOCK_Y),
                             sim_ceil_div(nz, LAB1_VOLUME_BLOCK_Z)),
-                    call, "1.8", "5");
+                    call, VOLUME_GRID);
     }
 }
 
@@ -300,13 +303,13 @@ void cpu_grid_stride_coverage(void **state)
     int step = lab1_grid_stride_step(grid, block);
     GRADER_CHECK(step == LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS,
                  "TODO(1.9) lab1_grid_stride_step for %d blocks of %d threads returned %d; "
-                 "with that step %s. See %s, section 6.",
+                 "with that step %s. See %s, section %s.",
                  LAB1_STRIDE_BLOCKS, LAB1_STRIDE_THREADS, step,
                  step <= 0 ? "the loop never advances (a hang on the GPU)"
                  : step < LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS
                      ? "threads would redo each other's elements"
                      : "elements between passes would be skipped",
-                 HANDOUT);
+                 GRID_STRIDE.handout, GRID_STRIDE.section);
     const int sizes[] = {1, 33, 32768, 32769, 1000003};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         stride_sim sim = {.n = sizes[k], .step = step};
@@ -314,7 +317,7 @@ void cpu_grid_stride_coverage(void **state)
         launch_sim_run(grid, block, visit_stride, &sim);
         char what[96];
         snprintf(what, sizeof what, "grid-stride loop over n=%d", sim.n);
-        sim_expect_exact_coverage(&sim.map, what, todo("1.9", "6"));
+        sim_expect_exact_coverage(&sim.map, what, GRID_STRIDE);
     }
 }
 
@@ -337,15 +340,15 @@ void cpu_warp_and_lane(void **state)
                     GRADER_CHECK(got == want,
                                  "TODO(1.10) lab1_thread_in_block: thread (%d,%d,%d) of a "
                                  "%dx%dx%d block returned %d, expected %d: x counts fastest, "
-                                 "then y, then z. See %s, section 7.",
-                                 x, y, z, block.x, block.y, block.z, got, want, HANDOUT);
+                                 "then y, then z. See %s, section %s.",
+                                 x, y, z, block.x, block.y, block.z, got, want, WARP_LANE.handout, WARP_LANE.section);
                     GRADER_CHECK(lab1_warp_of(want) == want / 32 &&
                                      lab1_lane_of(want) == want % 32,
                                  "TODO(1.10) lab1_warp_of/lab1_lane_of(%d) returned warp %d, "
                                  "lane %d; expected warp %d, lane %d (a warp is 32 consecutive "
-                                 "linear ids). See %s, section 7.",
+                                 "linear ids). See %s, section %s.",
                                  want, lab1_warp_of(want), lab1_lane_of(want), want / 32,
-                                 want % 32, HANDOUT);
+                                 want % 32, WARP_LANE.handout, WARP_LANE.section);
                 }
     }
 }

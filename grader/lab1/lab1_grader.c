@@ -34,7 +34,7 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"lab1", "Lab 1 - thread indexing", "handouts/lab1-indexing.md",
+    grader_suite suite = {"lab1", "Lab 1 - thread indexing", LAB1_HANDOUT,
                           GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0]};
     return grader_main(&suite, argc, argv);
 }
