@@ -2,7 +2,10 @@
 #ifndef LAB2_CHECKS_H
 #define LAB2_CHECKS_H
 
+#include <stdint.h>
+
 #include "lab2.h"
+#include "matmul_checks.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,6 +26,12 @@ void gpu_rejects_bad_input(void **state);
 void gpu_speed_vs_uncoalesced(void **state);
 void gpu_metrics_vs_cpu_reference(void **state);
 void selftest_uncoalesced_baseline_is_slow(void **state);
+
+/* Inside a GPU test: runs lab2_matmul_host once on seeded inputs of shape s
+ * with the activity recorder on, and fails the test unless the GPU saw the
+ * host flow's work: A and B copied in, a kernel, then C copied out. Right
+ * numbers alone do not prove that: C computed on the CPU is right too. */
+void host_flow_expect_device_work(matmul_shape s, uint64_t seed);
 
 
 #ifdef __cplusplus

@@ -1,0 +1,63 @@
+/* Lab 2: the host flow must make the GPU do the work.
+ *
+ * lab2_matmul_host gets host pointers and must return C in host memory. A C
+ * computed on the CPU has the right numbers too, so the correctness checks
+ * cannot tell; the activity recorder (CUPTI) can: it sees the copies and
+ * kernels the GPU actually ran during the call. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "activity_recorder.h"
+#include "harness.h"
+#include "lab2_checks.h"
+#include "matmul_checks.h"
+
+static const char DEVICE_WORK_HINT[] =
+    "C must be computed by your kernel on the GPU: TODO(2.5)-(2.8), handout section 4.";
+
+void host_flow_expect_device_work(matmul_shape s, uint64_t seed)
+{
+    const activity_buffer a = {"A", (unsigned long long)s.m * s.k * sizeof(float)};
+    const activity_buffer b = {"B", (unsigned long long)s.k * s.n * sizeof(float)};
+    const activity_buffer c = {"C", (unsigned long long)s.m * s.n * sizeof(float)};
+    const activity_buffer inputs[] = {a, b};
+    char call[128], why[512];
+    snprintf(call, sizeof call, "lab2_matmul_host on %dx%dx%d (seed %llu)", s.m, s.n, s.k,
+             (unsigned long long)seed);
+
+    matmul_problem p;
+    matmul_problem_init(&p, s, seed, 0);
+    float *out = grader_malloc(c.bytes);
+
+    if (activity_start(why, sizeof why) != 0) {
+        free(out);
+        matmul_problem_free(&p);
+        GRADER_FAIL("%s: the host flow could not be observed, so its device work cannot be "
+                    "checked: %s. The grader watches the GPU through CUPTI (libcupti, part of "
+                    "the CUDA toolkit); this is a problem of the grading machine, not of your "
+                    "code.",
+                    call, why);
+    }
+    lab_status status = lab2_matmul_host(p.a, p.b, out, s.m, s.n, s.k);
+    activity_log log;
+    int stopped = activity_stop(&log);
+    free(out);
+    matmul_problem_free(&p);
+
+    char seen[512];
+    activity_describe(&log, seen, sizeof seen);
+    int shown = activity_shows_host_flow(&log, inputs, 2, c, why, sizeof why);
+    activity_log_free(&log);
+    GRADER_CHECK(status == LAB_OK, "%s returned %s: %s. %s", call, lab_status_name(status),
+                 lab_last_error(), DEVICE_WORK_HINT);
+    GRADER_CHECK(stopped == 0,
+                 "%s: the host flow could not be observed, so its device work cannot be "
+                 "checked: CUPTI failed to hand over its records (it saw: %s). This is a "
+                 "problem of the grading machine, not of your code.",
+                 call, seen);
+    GRADER_CHECK(shown,
+                 "%s: expected the device work of a host flow (2 host-to-device copies of A "
+                 "(%llu B) and B (%llu B), a kernel, then a device-to-host copy of C (%llu B)), "
+                 "but the GPU saw: %s; missing: %s. %s",
+                 call, a.bytes, b.bytes, c.bytes, seen, why, DEVICE_WORK_HINT);
+}
