@@ -174,6 +174,11 @@ void gpu_host_flow(void **state)
                  "matrix is 4 MiB). Check TODO(2.9): every cudaMalloc needs its cudaFree, on "
                  "the success path too (handout section 4.5).",
                  CALLS, lost / 1048576.0, lost / 1048576.0 / CALLS);
+
+    /* Last: the right C and no leak are not enough; the GPU must have done
+     * the work (copies in, a kernel, the copy out). Tracing may reserve
+     * device memory, so it comes after the leak check. */
+    host_flow_expect_device_work((matmul_shape){64, 48, 80}, grader_seed() + 2100);
 }
 
 /* -------------------------------------------------------- bad input */

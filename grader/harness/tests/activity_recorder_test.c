@@ -170,7 +170,7 @@ void gpu_recorder_restarts_cleanly(void **state)
     buffers_free(&b);
 }
 
-#define TEST(fn, group) {#fn, group, fn, 0, 0}
+#define TEST(fn, group) GRADER_TEST(fn, group, 0)
 
 static const grader_test tests[] = {
     TEST(cpu_kernel_short_names, GROUP_CPU),
