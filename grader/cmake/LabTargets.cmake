@@ -9,16 +9,11 @@ endfunction()
 
 set(GRADER_LIST_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/ListGraderTests.cmake)
 
-# After each build, ask the grader for its test list (--list) and turn every
-# test into a ctest test, so ctest counts and reports them one by one and the
-# list is written only once (in the grader's C table).
-function(discover_grader_tests exe prefix)
-  set(generated ${CMAKE_CURRENT_BINARY_DIR}/${exe}_tests.cmake)
+# Makes ctest load `generated` (written after `exe` is built) when it runs;
+# until then it lists one failing test, ${prefix}.NOT_BUILT, so a grader
+# that never got built cannot look like a clean run.
+function(load_tests_written_after_build exe prefix generated)
   set(loader ${CMAKE_CURRENT_BINARY_DIR}/${exe}_include.cmake)
-  add_custom_command(TARGET ${exe} POST_BUILD
-    COMMAND ${CMAKE_COMMAND} -D EXE=$<TARGET_FILE:${exe}> -D PREFIX=${prefix}
-            -D OUT=${generated} -P ${GRADER_LIST_SCRIPT}
-    VERBATIM)
   file(WRITE ${loader}
     "if(EXISTS \"${generated}\")\n"
     "  include(\"${generated}\")\n"
@@ -27,6 +22,18 @@ function(discover_grader_tests exe prefix)
     "  set_tests_properties(${prefix}.NOT_BUILT PROPERTIES WILL_FAIL TRUE)\n"
     "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${loader})
+endfunction()
+
+# After each build, ask the grader for its test list (--list) and turn every
+# test into a ctest test, so ctest counts and reports them one by one and the
+# list is written only once (in the grader's C table).
+function(discover_grader_tests exe prefix)
+  set(generated ${CMAKE_CURRENT_BINARY_DIR}/${exe}_tests.cmake)
+  add_custom_command(TARGET ${exe} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -D EXE=$<TARGET_FILE:${exe}> -D PREFIX=${prefix}
+            -D OUT=${generated} -P ${GRADER_LIST_SCRIPT}
+    VERBATIM)
+  load_tests_written_after_build(${exe} ${prefix} ${generated})
 endfunction()
 
 # A CMocka unit-test program that runs on the harness (one process per test).
@@ -38,12 +45,48 @@ function(add_cpu_test_suite exe)
   discover_grader_tests(${exe} ${exe})
 endfunction()
 
+# add_lab_implementation(NUMBER 1 LIBRARY lib EXECUTABLE exe IMPLEMENTATION label
+#                        SOURCES /abs/a.cu ...)
+# builds one implementation of lab N's contract (the sources) as the static
+# library `lib`, and lab N's grader linked against it as `exe`; `label` is
+# what the grader reports as the implementation. add_cuda_lab(NUMBER N) must
+# come first: it records the lab's contract and grader.
+function(add_lab_implementation)
+  cmake_parse_arguments(IMPL "" "NUMBER;LIBRARY;EXECUTABLE;IMPLEMENTATION" "SOURCES" ${ARGN})
+  set(recipe CUDA_LAB${IMPL_NUMBER})
+  get_property(contract_dir GLOBAL PROPERTY ${recipe}_CONTRACT_DIR)
+  get_property(grader GLOBAL PROPERTY ${recipe}_GRADER)
+  get_property(libraries GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES)
+  if(NOT contract_dir)
+    message(FATAL_ERROR "add_lab_implementation: lab ${IMPL_NUMBER} is unknown "
+            "(add_cuda_lab(NUMBER ${IMPL_NUMBER} ...) must come first)")
+  endif()
+
+  add_library(${IMPL_LIBRARY} STATIC ${IMPL_SOURCES})
+  target_include_directories(${IMPL_LIBRARY} PUBLIC ${contract_dir})
+  target_link_libraries(${IMPL_LIBRARY} PUBLIC labs_common)
+  cuda_labs_warnings(${IMPL_LIBRARY})
+  # Skeleton stubs leave parameters unused until the TODOs are done.
+  target_compile_options(${IMPL_LIBRARY} PRIVATE
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter>)
+
+  add_executable(${IMPL_EXECUTABLE} ${grader})
+  target_link_libraries(${IMPL_EXECUTABLE} PRIVATE ${IMPL_LIBRARY} ${libraries}
+                        lab_grader_harness)
+  target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE
+    GRADER_IMPLEMENTATION="${IMPL_IMPLEMENTATION}")
+  cuda_labs_warnings(${IMPL_EXECUTABLE})
+endfunction()
+
 # add_cuda_lab(NUMBER 1 DIR lab1_indexing SOURCES indexing.cu
 #              GRADER lab1/a.c ... BASELINES lab1/baselines.cu
 #              [LIBRARIES grader_helpers ...])
 # builds the student's library (labs/), the reference (solutions/), the
 # baselines, and the grader twice: labN_check and labN_check_solution.
 # LIBRARIES: grader code shared between labs, linked into both graders.
+# The recipe (contract, sources, grader) is kept in global properties
+# CUDA_LAB<N>_*, so that add_lab_implementation can build other
+# implementations of the same contract (grader/tests builds known-wrong ones).
 function(add_cuda_lab)
   cmake_parse_arguments(LAB "" "NUMBER;DIR" "SOURCES;GRADER;BASELINES;LIBRARIES" ${ARGN})
   set(lab lab${LAB_NUMBER})
@@ -58,11 +101,18 @@ function(add_cuda_lab)
     set(baselines ${lab}_baselines)
   endif()
 
+  # Absolute paths: the recipe is also used from other directories.
+  list(TRANSFORM LAB_GRADER PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE grader)
+  set(recipe CUDA_LAB${LAB_NUMBER})
+  set_property(GLOBAL PROPERTY ${recipe}_DIR ${LAB_DIR})
+  set_property(GLOBAL PROPERTY ${recipe}_SOURCES ${LAB_SOURCES})
+  set_property(GLOBAL PROPERTY ${recipe}_CONTRACT_DIR ${contract_dir})
+  set_property(GLOBAL PROPERTY ${recipe}_GRADER ${grader})
+  set_property(GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES ${baselines} ${LAB_LIBRARIES})
+
   foreach(impl labs solutions)
-    set(sources "")
-    foreach(source ${LAB_SOURCES})
-      list(APPEND sources ${PROJECT_SOURCE_DIR}/${impl}/${LAB_DIR}/${source})
-    endforeach()
+    list(TRANSFORM LAB_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/${impl}/${LAB_DIR}/
+         OUTPUT_VARIABLE sources)
     if(impl STREQUAL "labs")
       set(suffix "")
       set(prefix ${lab}.skeleton)
@@ -70,20 +120,9 @@ function(add_cuda_lab)
       set(suffix "_solution")
       set(prefix ${lab}.solution)
     endif()
-    add_library(${lab}_${impl} STATIC ${sources})
-    target_include_directories(${lab}_${impl} PUBLIC ${contract_dir})
-    target_link_libraries(${lab}_${impl} PUBLIC labs_common)
-    cuda_labs_warnings(${lab}_${impl})
-    # Skeleton stubs leave parameters unused until the TODOs are done.
-    target_compile_options(${lab}_${impl} PRIVATE
-      $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter>)
-
     set(exe ${lab}_check${suffix})
-    add_executable(${exe} ${LAB_GRADER})
-    target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${baselines} ${LAB_LIBRARIES}
-                          lab_grader_harness)
-    target_compile_definitions(${exe} PRIVATE GRADER_IMPLEMENTATION="${impl}")
-    cuda_labs_warnings(${exe})
+    add_lab_implementation(NUMBER ${LAB_NUMBER} LIBRARY ${lab}_${impl} EXECUTABLE ${exe}
+                           IMPLEMENTATION ${impl} SOURCES ${sources})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
 
     if(impl STREQUAL "solutions")
