@@ -44,10 +44,17 @@ endfunction()
 # builds the student's library (labs/), the reference (solutions/), the
 # baselines, and the grader twice: labN_check and labN_check_solution.
 # LIBRARIES: grader code shared between labs, linked into both graders.
+# In a student copy (make dist-student) solutions/ is absent: then only the
+# student's side exists (no labN_solutions, labN_check_solution or
+# labN.solution.* tests).
 function(add_cuda_lab)
   cmake_parse_arguments(LAB "" "NUMBER;DIR" "SOURCES;GRADER;BASELINES;LIBRARIES" ${ARGN})
   set(lab lab${LAB_NUMBER})
   set(contract_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
+  set(implementations labs)
+  if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/solutions/${LAB_DIR})
+    list(APPEND implementations solutions)
+  endif()
 
   set(baselines "")
   if(LAB_BASELINES)
@@ -58,7 +65,7 @@ function(add_cuda_lab)
     set(baselines ${lab}_baselines)
   endif()
 
-  foreach(impl labs solutions)
+  foreach(impl ${implementations})
     set(sources "")
     foreach(source ${LAB_SOURCES})
       list(APPEND sources ${PROJECT_SOURCE_DIR}/${impl}/${LAB_DIR}/${source})
