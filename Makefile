@@ -67,3 +67,11 @@ check-solutions: build
 
 clean:
 	rm -rf $(BUILD)
+
+# A copy of the course for students: no solutions/, lab 2's reference as
+# machine code only (grader/tools/dist-student.sh, docs/design.md).
+#   make dist-student OUT=../cuda-labs-student
+.PHONY: dist-student
+dist-student:
+	@test -n "$(OUT)" || { echo "usage: make dist-student OUT=dir" >&2; exit 2; }
+	grader/tools/dist-student.sh "$(OUT)"

@@ -51,16 +51,3 @@ lab_status lab_check_pointers(const char *function, const void *p0, const void *
         return lab_fail(LAB_ERR_NULL_POINTER, "%s: a buffer pointer is NULL", function);
     return LAB_OK;
 }
-
-lab_status lab_check_matmul(const char *function, const void *a, const void *b, const void *c,
-                            int m, int n, int k)
-{
-    lab_status status = lab_check_extents(function, m, k, 1); /* A */
-    if (status == LAB_OK)
-        status = lab_check_extents(function, k, n, 1);        /* B */
-    if (status == LAB_OK)
-        status = lab_check_extents(function, m, n, 1);        /* C */
-    if (status == LAB_OK)
-        status = lab_check_pointers(function, a, b, c);
-    return status;
-}

@@ -38,11 +38,6 @@ const char *lab_status_name(lab_status status);
 /* Extents must be positive and their product must fit in an int, since the
  * kernels index with int. Pass 1 for unused dimensions. */
 lab_status lab_check_extents(const char *function, int d0, int d1, int d2);
-/* C = A * B with A MxK, B KxN, C MxN: each matrix must have a positive
- * size that an int indexes, and no pointer may be NULL. (Lab 2 asks the
- * student to write this; later labs use this one.) */
-lab_status lab_check_matmul(const char *function, const void *a, const void *b, const void *c,
-                            int m, int n, int k);
 /* NULL is never a valid buffer (pass a valid pointer for unused ones). */
 lab_status lab_check_pointers(const char *function, const void *p0, const void *p1,
                               const void *p2);

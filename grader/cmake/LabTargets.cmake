@@ -87,10 +87,17 @@ endfunction()
 # The recipe (contract, sources, grader) is kept in global properties
 # CUDA_LAB<N>_*, so that add_lab_implementation can build other
 # implementations of the same contract (grader/tests builds known-wrong ones).
+# In a student copy (make dist-student) solutions/ is absent: then only the
+# student's side exists (no labN_solutions, labN_check_solution or
+# labN.solution.* tests).
 function(add_cuda_lab)
   cmake_parse_arguments(LAB "" "NUMBER;DIR" "SOURCES;GRADER;BASELINES;LIBRARIES" ${ARGN})
   set(lab lab${LAB_NUMBER})
   set(contract_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
+  set(implementations labs)
+  if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/solutions/${LAB_DIR})
+    list(APPEND implementations solutions)
+  endif()
 
   set(baselines "")
   if(LAB_BASELINES)
@@ -110,7 +117,7 @@ function(add_cuda_lab)
   set_property(GLOBAL PROPERTY ${recipe}_GRADER ${grader})
   set_property(GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES ${baselines} ${LAB_LIBRARIES})
 
-  foreach(impl labs solutions)
+  foreach(impl ${implementations})
     list(TRANSFORM LAB_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/${impl}/${LAB_DIR}/
          OUTPUT_VARIABLE sources)
     if(impl STREQUAL "labs")

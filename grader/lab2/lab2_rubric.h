@@ -22,7 +22,7 @@
  * median of interleaved, L2-flushed pairs):
  *   reference (6.73 TFLOP/s vs 0.50)  min 13.556  median 13.571  max 13.586
  *   uncoalesced baseline vs itself    min  0.9999  median  1.0000  max  1.0001
- * (DESIGN.md had 12x on an H200.) 6.0 sits 2.26x under the reference's worst
+ * (A first probe during the course design had 12x.) 6.0 sits 2.26x under the reference's worst
  * run and 6x over the baseline: a mapping that is coalesced for B and C
  * passes on any GPU we know of, a swapped one never comes close. */
 #define LAB2_SPEEDUP_OVER_UNCOALESCED_MIN 6.0

@@ -1,16 +1,19 @@
 /* What the second __syncthreads() of the tiled kernel is for, shown twice:
- * by running a copy of the reference tiled kernel WITHOUT it, and by
- * letting compute-sanitizer's racecheck tool look at both versions.
+ * by running the reference tiled kernel WITHOUT it, and by letting
+ * compute-sanitizer's racecheck tool look at a kernel.
  *
+ *   lab3_racecheck [--size M N K] [--runs R]
  *   lab3_race_demo [--kernel mutant|tiled] [--size M N K] [--runs R]
- *   lab3_race_demo --probe        exit 0 with a CUDA device, 77 without
+ *   either --probe        exit 0 with a CUDA device, 77 without
  *
- * `mutant` (the default of lab3_race_demo) is the copy without the second
- * barrier; `tiled` is lab3_matmul_tiled from the library this program is
- * linked with: the reference for lab3_race_demo, your labs/ code for
- * lab3_racecheck (whose default it is). Inputs are small integers, so every
- * partial sum is exact in float and any difference from the CPU reference
- * is a race, not rounding.
+ * `tiled` is lab3_matmul_tiled from the library this program is linked
+ * with: your labs/ code for lab3_racecheck (its only kernel), the
+ * reference for lab3_race_demo. `mutant` (lab3_race_demo's default) is the
+ * reference without its second barrier; being nearly the answer, it lives
+ * in solutions/lab3_shared_tiles/race_demo_kernel.cu, and lab3_race_demo
+ * is built only where solutions/ exists (RACE_DEMO_HAS_MUTANT). Inputs are
+ * small integers, so every partial sum is exact in float and any
+ * difference from the CPU reference is a race, not rounding.
  *
  * Exit status: 0 every run right, 1 some run wrong, 2 usage or CUDA error,
  * 77 no CUDA device. Under `compute-sanitizer --tool racecheck
@@ -26,46 +29,35 @@
 #include "rng.h"
 
 #ifndef RACE_DEMO_DEFAULT_KERNEL
-#define RACE_DEMO_DEFAULT_KERNEL "mutant"
+#define RACE_DEMO_DEFAULT_KERNEL "tiled"
 #endif
 
-enum { MUTANT_TILE = 32 };
+#ifndef RACE_DEMO_HAS_MUTANT
+#define RACE_DEMO_HAS_MUTANT 0
+#endif
 
-/* The reference solution's tiled kernel for TILE 32 with its index helpers
- * written inline (they live in another translation unit) and the SECOND
- * __syncthreads() removed. Without it, a warp that finishes its share of
- * the inner product goes on to store the next phase's row of b_tile while
- * other warps are still reading the current phase's values of that row. */
-__global__ void tiled_matmul_missing_second_barrier(const float *a, const float *b, float *c,
-                                                    int m, int n, int k)
-{
-    __shared__ float a_tile[MUTANT_TILE][MUTANT_TILE];
-    __shared__ float b_tile[MUTANT_TILE][MUTANT_TILE];
-    int ty = threadIdx.y, tx = threadIdx.x;
-    int row = blockIdx.y * MUTANT_TILE + ty, col = blockIdx.x * MUTANT_TILE + tx;
-    float sum = 0.0f;
-    int phases = (k + MUTANT_TILE - 1) / MUTANT_TILE;
-    for (int phase = 0; phase < phases; ++phase) {
-        int a_col = phase * MUTANT_TILE + tx, b_row = phase * MUTANT_TILE + ty;
-        a_tile[ty][tx] = (row < m && a_col < k) ? a[row * k + a_col] : 0.0f;
-        b_tile[ty][tx] = (b_row < k && col < n) ? b[b_row * n + col] : 0.0f;
-        __syncthreads();
-#pragma unroll
-        for (int q = 0; q < MUTANT_TILE; ++q)
-            sum += a_tile[ty][q] * b_tile[q][tx];
-        /* The second __syncthreads() belonged here. */
-    }
-    if (row < m && col < n)
-        c[row * n + col] = sum;
-}
+typedef lab_status (*matmul_launch)(const float *a, const float *b, float *c, int m, int n,
+                                    int k);
 
-static lab_status launch_mutant(const float *a, const float *b, float *c, int m, int n, int k)
+#if RACE_DEMO_HAS_MUTANT
+/* solutions/lab3_shared_tiles/race_demo_kernel.cu */
+extern "C" lab_status lab3_race_demo_mutant(const float *a, const float *b, float *c, int m,
+                                            int n, int k);
+#define RACE_DEMO_KERNELS "mutant|tiled"
+#else
+#define RACE_DEMO_KERNELS "tiled"
+#endif
+
+/* The kernel named on the command line; NULL if this build lacks it. */
+static matmul_launch kernel_named(const char *name)
 {
-    dim3 block(MUTANT_TILE, MUTANT_TILE);
-    dim3 grid((n + MUTANT_TILE - 1) / MUTANT_TILE, (m + MUTANT_TILE - 1) / MUTANT_TILE);
-    tiled_matmul_missing_second_barrier<<<grid, block>>>(a, b, c, m, n, k);
-    LAB_LAUNCH_CHECK();
-    return LAB_OK;
+    if (strcmp(name, "tiled") == 0)
+        return lab3_matmul_tiled;
+#if RACE_DEMO_HAS_MUTANT
+    if (strcmp(name, "mutant") == 0)
+        return lab3_race_demo_mutant;
+#endif
+    return NULL;
 }
 
 static void exit_on_cuda_error(const char *message)
@@ -76,8 +68,8 @@ static void exit_on_cuda_error(const char *message)
 
 static void usage(const char *program)
 {
-    fprintf(stderr, "usage: %s [--kernel mutant|tiled] [--size M N K] [--runs R] | --probe\n",
-            program);
+    fprintf(stderr, "usage: %s [--kernel " RACE_DEMO_KERNELS "] [--size M N K] [--runs R] | "
+            "--probe\n", program);
     exit(2);
 }
 
@@ -104,7 +96,7 @@ static demo_options parse(int argc, char **argv)
             usage(argv[0]);
         }
     }
-    if (strcmp(o.kernel, "mutant") != 0 && strcmp(o.kernel, "tiled") != 0)
+    if (!kernel_named(o.kernel))
         usage(argv[0]);
     /* Small integers keep every sum exact only while K * 4 < 2^24. */
     if (o.m <= 0 || o.n <= 0 || o.k <= 0 || o.k > (1 << 20) || o.runs <= 0)
@@ -150,6 +142,7 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMemcpy(b, hb, nb * sizeof(float), cudaMemcpyHostToDevice));
 
     int mutant = strcmp(o.kernel, "mutant") == 0;
+    matmul_launch run_kernel = kernel_named(o.kernel);
     printf("race demo: %s on %dx%dx%d (MxNxK), %d run(s)\n",
            mutant ? "the tiled kernel WITHOUT its second __syncthreads()"
                   : "lab3_matmul_tiled",
@@ -157,8 +150,7 @@ int main(int argc, char **argv)
     int wrong_runs = 0;
     for (int r = 0; r < o.runs; ++r) {
         CUDA_CHECK(cudaMemset(c, 0xFF, nc * sizeof(float))); /* NaN: unwritten shows */
-        lab_status status = mutant ? launch_mutant(a, b, c, o.m, o.n, o.k)
-                                   : lab3_matmul_tiled(a, b, c, o.m, o.n, o.k);
+        lab_status status = run_kernel(a, b, c, o.m, o.n, o.k);
         if (status != LAB_OK) {
             fprintf(stderr, "race demo: launch failed: %s\n", lab_last_error());
             return 2;

@@ -6,22 +6,6 @@
  * along x. */
 enum { BLOCK_X = 32, BLOCK_Y = 8 };
 
-/* x picks the column: a warp reads 32 consecutive floats of a row of B and
- * stores 32 consecutive floats of C (4 sectors each); its A value is one
- * broadcast. */
-__global__ void naive_coalesced_kernel(const float *a, const float *b, float *c, int m, int n,
-                                       int k)
-{
-    int row = blockIdx.y * blockDim.y + threadIdx.y;
-    int col = blockIdx.x * blockDim.x + threadIdx.x;
-    if (row >= m || col >= n)
-        return;
-    float sum = 0.0f;
-    for (int p = 0; p < k; ++p)
-        sum += a[row * k + p] * b[p * n + col];
-    c[row * n + col] = sum;
-}
-
 /* The mistake on purpose: x walks DOWN a column of C. A warp then holds 32
  * rows: each A load touches 32 rows of A (K*4 bytes apart) and each C store
  * 32 rows of C, one 32-byte sector per 4-byte float. */
@@ -38,23 +22,15 @@ __global__ void naive_uncoalesced_kernel(const float *a, const float *b, float *
     c[row * n + col] = sum;
 }
 
-extern "C" lab_status matmul_baseline_coalesced(const float *a, const float *b, float *c, int m,
-                                                int n, int k)
-{
-    lab_status status = lab_check_matmul("matmul_baseline_coalesced", a, b, c, m, n, k);
-    if (status != LAB_OK)
-        return status;
-    dim3 block(BLOCK_X, BLOCK_Y);
-    dim3 grid((n + BLOCK_X - 1) / BLOCK_X, (m + BLOCK_Y - 1) / BLOCK_Y);
-    naive_coalesced_kernel<<<grid, block>>>(a, b, c, m, n, k);
-    LAB_LAUNCH_CHECK();
-    return LAB_OK;
-}
-
 extern "C" lab_status matmul_baseline_uncoalesced(const float *a, const float *b, float *c,
                                                   int m, int n, int k)
 {
-    lab_status status = lab_check_matmul("matmul_baseline_uncoalesced", a, b, c, m, n, k);
+    /* Only the grader calls this, with shapes it chose, so there is no
+     * student input to validate; this guard turns a grader bug into an
+     * error instead of a fault. */
+    if (m <= 0 || n <= 0 || k <= 0)
+        return lab_fail(LAB_ERR_INVALID_SIZE, "matmul_baseline_uncoalesced: %dx%dx%d", m, n, k);
+    lab_status status = lab_check_pointers("matmul_baseline_uncoalesced", a, b, c);
     if (status != LAB_OK)
         return status;
     /* The same block turned: x over rows, y over columns. */

@@ -1,7 +1,7 @@
-/* The naive matmul kernel twice, as baselines for the speed checks: with x
- * picking the column (coalesced: lab 2's answer, lab 3's yardstick) and with
- * x picking the row (uncoalesced: what lab 2's check must reject). Same
- * 32 x 8 block, same loop; only the mapping differs. */
+/* Deliberately slow matmul baselines for the speed checks. They are
+ * mistakes on purpose, never a lab's answer: a lab that needs a correct
+ * kernel as its yardstick times another lab's reference solution instead
+ * (lab 3 times lab 2's; see docs/design.md). */
 #ifndef MATMUL_BASELINES_H
 #define MATMUL_BASELINES_H
 
@@ -11,8 +11,8 @@
 extern "C" {
 #endif
 
-lab_status matmul_baseline_coalesced(const float *a, const float *b, float *c, int m, int n,
-                                     int k);
+/* The naive kernel with threadIdx.x picking the ROW of C (32 x 8 blocks):
+ * right results, uncoalesced accesses. Lab 2's speed check must reject it. */
 lab_status matmul_baseline_uncoalesced(const float *a, const float *b, float *c, int m, int n,
                                        int k);
 

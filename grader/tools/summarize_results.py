@@ -2,7 +2,7 @@
 """Summarize grader result files (cuda-labs-results/1 JSON) from repeated runs.
 
 For each test: how often it passed, and min/median/max of every metric across
-the runs. This is how the speed thresholds in grader/rubric.h are calibrated:
+the runs. This is how the speed thresholds in grader/labN/labN_rubric.h are calibrated:
 run a check many times on a GPU, then read the ratio spread here.
 
     python3 grader/tools/summarize_results.py build/results/run*/lab1*.json

@@ -1,6 +1,5 @@
 # Hostile: the entry point ends the whole test process with exit(0) once
 # its input is validated. A process that exits 0 must not count as a pass.
-# (Passes the current harness; the fix that reports it is under way.)
 lab_variant(SOLUTION indexing.cu
   FIND [[
 #include "cuda_check.h"]]

@@ -1,7 +1,7 @@
 # Hostile: lab2_matmul_host computes C on the CPU (a plain loop over the
 # host pointers) and never touches the GPU. The results are right and
 # nothing leaks, but the exercise (the host flow of a GPU computation) was
-# not done. (Passes the current gpu_host_flow; the fix is under way.)
+# not done.
 lab_variant(SOLUTION naive_matmul.cu
   FIND [[
     device_matrices d = {NULL, NULL, NULL};

@@ -1,8 +1,7 @@
 # Hostile: the entry point remembers its last arguments and, called again
 # with the same pointers and sizes, returns LAB_OK without launching ("C
 # already holds the answer"). Correctness tests still pass; a speed test that
-# times repeated identical calls measures nothing. (Passes the current
-# speed test; the fix that catches it is under way.)
+# times repeated identical calls measures nothing.
 lab_variant(SOLUTION naive_matmul.cu
   FIND [[
     lab_status status = check_matmul_args("lab2_matmul_naive", a, b, c, m, n, k);

@@ -1,16 +1,15 @@
 # Hostile: the tiled entry point remembers its last arguments and, called
 # again with the same tile, pointers and sizes, returns LAB_OK without
 # launching ("C already holds the answer"). Correctness tests still pass; a
-# speed test that times repeated identical calls measures nothing. (Passes
-# the current speed test; the fix that catches it is under way.)
+# speed test that times repeated identical calls measures nothing.
 lab_variant(SOLUTION shared_tiles.cu
   FIND [[
-    lab_status status = lab_check_matmul("lab3_matmul_tiled", a, b, c, m, n, k);
+    lab_status status = check_matmul_args("lab3_matmul_tiled", a, b, c, m, n, k);
     if (status != LAB_OK)
         return status;
     switch (tile) {]]
   REPLACE [[
-    lab_status status = lab_check_matmul("lab3_matmul_tiled", a, b, c, m, n, k);
+    lab_status status = check_matmul_args("lab3_matmul_tiled", a, b, c, m, n, k);
     if (status != LAB_OK)
         return status;
     static const float *last_a, *last_b;

@@ -1,6 +1,6 @@
 # Hostile: the tiled entry point ends the whole test process with exit(0)
 # once its input is validated. A process that exits 0 must not count as a
-# pass. (Passes the current harness; the fix that reports it is under way.)
+# pass.
 lab_variant(SOLUTION shared_tiles.cu
   FIND [[
 #include "cuda_check.h"]]
@@ -9,12 +9,12 @@ lab_variant(SOLUTION shared_tiles.cu
 
 #include <stdlib.h>]]
   FIND [[
-    lab_status status = lab_check_matmul("lab3_matmul_tiled", a, b, c, m, n, k);
+    lab_status status = check_matmul_args("lab3_matmul_tiled", a, b, c, m, n, k);
     if (status != LAB_OK)
         return status;
     switch (tile) {]]
   REPLACE [[
-    lab_status status = lab_check_matmul("lab3_matmul_tiled", a, b, c, m, n, k);
+    lab_status status = check_matmul_args("lab3_matmul_tiled", a, b, c, m, n, k);
     if (status != LAB_OK)
         return status;
     exit(0);

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# ctest's dist.student_copy_builds_and_grades: make dist-student, end to end.
+#
+#   check-dist-student.sh WORK_DIR      (WORK_DIR is emptied first)
+#
+# Makes a student copy in WORK_DIR/course and checks that it holds no
+# answers (no solutions/, no race-demo mutant, no copy of a solution file:
+# dist-student checks the last itself), that it configures without
+# solutions/ (no solution graders or tests, the skeleton tests present),
+# that lab 1's grader and lab 3's (linked against the prebuilt lab 2
+# reference) build, and that the untouched skeletons fail their CPU checks
+# with exit status 1: graded and failed, not crashed.
+#
+# Only what these checks need is built, for one GPU architecture, to keep
+# the test to a couple of minutes on two cores. CUDACXX names the nvcc.
+set -euo pipefail
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+[ $# -eq 1 ] || fail "usage: $0 WORK_DIR"
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+work=$1
+copy=$work/course
+rm -rf "$work"
+mkdir -p "$work"
+
+"$repo/grader/tools/dist-student.sh" "$copy"
+
+# ------------------------------------------------------ no answers shipped
+[ ! -e "$copy/solutions" ] || fail "the copy has a solutions/ folder"
+[ -z "$(find "$copy" -name race_demo_kernel.cu)" ] || fail "the race-demo mutant was copied"
+# The mutant's kernel, by the name its source in solutions/ gives it,
+# wherever it might have been pasted.
+mutant=$(sed -n 's/^__global__ void \([A-Za-z0-9_]*\).*/\1/p' \
+  "$repo/solutions/lab3_shared_tiles/race_demo_kernel.cu")
+[ -n "$mutant" ] || fail "found no kernel in solutions/lab3_shared_tiles/race_demo_kernel.cu"
+if grep -rlw "$mutant" "$copy"; then
+  fail "the files above contain the race-demo mutant ($mutant)"
+fi
+[ -f "$copy/grader/prebuilt/lab2/liblab2_reference.a" ] || fail "no prebuilt lab 2 reference"
+
+# ------------------------------------------------ configures without them
+cmake -S "$copy" -B "$copy/build" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES="${CHECK_DIST_ARCH:-80-real}" >"$work/configure.log" ||
+  fail "configuring the copy failed; see $work/configure.log"
+tests=$(cd "$copy/build" && ctest -N)
+if grep -E 'solution|racecheck|dist\.' <<<"$tests"; then
+  fail "the copy registers the tests above, which need solutions/"
+fi
+grep -q 'lab1.skeleton.cpu_checks_fail' <<<"$tests" || fail "the skeleton tests are missing"
+
+# ------------------------------------------- builds and grades like here
+cmake --build "$copy/build" -j "$(nproc 2>/dev/null || echo 2)" \
+  --target lab1_check lab3_check >"$work/build.log" 2>&1 ||
+  fail "building lab1_check and lab3_check in the copy failed; see $work/build.log"
+for lab in 1 3; do
+  status=0
+  "$copy/build/bin/lab${lab}_check" --group cpu >"$work/lab${lab}_check.log" 2>&1 || status=$?
+  [ "$status" -eq 1 ] ||
+    fail "lab${lab}_check --group cpu on the untouched skeleton exited $status, expected 1" \
+      "(checks failed); see $work/lab${lab}_check.log"
+done
+echo "PASS: the student copy has no answers, builds, and grades its skeletons as failing"
