@@ -30,7 +30,7 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 all: build
 
 help:
-	@sed -n '2,7p' Makefile
+	@sed -n '2,6p' Makefile
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
