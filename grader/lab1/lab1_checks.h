@@ -35,7 +35,6 @@ void selftest_swapped_mapping_is_slow(void **state);
 void selftest_block_stride_is_slow(void **state);
 
 /* Baselines (lab1_baselines.cu). */
-lab_status lab1_baseline_copy(const float *in, float *out, int n);
 /* The image kernel with threadIdx.x picking the ROW: what a swapped mapping
  * costs. Correct output, uncoalesced access. */
 lab_status lab1_baseline_image_double_swapped(const float *in, float *out, int width, int height);

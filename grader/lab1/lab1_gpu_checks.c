@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "copy_baseline.h"
 #include "device_buffer.h"
 #include "device_verify.h"
 #include "gpu_checks.h"
@@ -335,13 +336,13 @@ static int elementwise_verify(void *ctx, int run)
 typedef struct {
     const float *in;
     float *out;
-    int n;
+    size_t n;
 } copy_launch;
 
 static int launch_copy(void *ctx)
 {
     copy_launch *l = ctx;
-    return lab1_baseline_copy(l->in, l->out, l->n);
+    return baseline_copy_floats(l->in, l->out, l->n);
 }
 
 static const timing_plan ELEMENTWISE_PLAN = {
@@ -353,7 +354,7 @@ static double elementwise_copy_fraction(elementwise_run *e, speed_spec *spec, in
 {
     device_buffer copy_out;
     dbuf_alloc(&copy_out, "copy_out", e->n * 4);
-    copy_launch copy = {e->in, copy_out.data, (int)e->n};
+    copy_launch copy = {e->in, copy_out.data, e->n};
     timing_guard guard = {elementwise_prepare, elementwise_verify, e};
     spec->bytes_per_launch = 2.0 * 4.0 * (double)e->n;
     double ratio;

@@ -30,11 +30,6 @@ void gpu_thread_tile_correct(void **state);
 void gpu_thread_tile_speed_vs_naive(void **state);
 void selftest_naive_below_tiled_threshold(void **state);
 
-/* Baseline (lab3_baselines.c): lab 2's reference lab2_matmul_naive, x
- * picking the column, 32 x 8 blocks, no shared memory. */
-lab_status matmul_baseline_coalesced(const float *a, const float *b, float *c, int m, int n,
-                                     int k);
-
 #ifdef __cplusplus
 }
 #endif

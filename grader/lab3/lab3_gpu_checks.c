@@ -7,6 +7,7 @@
 
 #include "device_buffer.h"
 #include "gpu_checks.h"
+#include "lab2.h"
 #include "harness.h"
 #include "lab3_checks.h"
 #include "matmul_baselines.h"
@@ -33,7 +34,9 @@ static const matmul_impl TILED16 = {"lab3_matmul_tiled_with(tile=16)", tiled16, 
 static const matmul_impl THREAD_TILE = {"lab3_matmul_thread_tile", lab3_matmul_thread_tile,
                                         LAB3_TT_BM, THREAD_TILE_HINT,
                                         "the validation written in shared_tiles.cu"};
-static const matmul_impl NAIVE = {"matmul_baseline_coalesced", matmul_baseline_coalesced, 0,
+/* The baseline is lab 2's reference itself (lab2_reference: solutions/, or the
+ * machine-code-only library of a student copy), never a copy of it. */
+static const matmul_impl NAIVE = {"lab2_matmul_naive (lab 2's reference)", lab2_matmul_naive, 0,
                                   "The grader's naive baseline is wrong: a grader bug, please "
                                   "report it.", NULL};
 
@@ -156,7 +159,7 @@ static matmul_speed_spec spec_over_naive(const matmul_impl *student, double thre
                                          const char *ratio_name, const char *hint)
 {
     matmul_speed_spec spec = {.student = student,
-                              .baseline = matmul_baseline_coalesced,
+                              .baseline = lab2_matmul_naive,
                               .baseline_name = "the naive coalesced kernel (lab 2's solution)",
                               .shape = SPEED_SHAPE,
                               .threshold = threshold,
