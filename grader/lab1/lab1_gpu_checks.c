@@ -311,18 +311,36 @@ void gpu_rejects_bad_input(void **state)
 typedef struct {
     timed_launch student;   /* runs the student's entry point on in/out */
     void *student_ctx;
-    float *in, *out, *want;
+    device_buffer in, out, want;
     size_t n;
     float factor;
     uint64_t seed;
 } elementwise_run;
 
+/* The device buffers of n elements; the caller then sets student/student_ctx. */
+static void elementwise_run_init(elementwise_run *e, size_t n, float factor, uint64_t seed)
+{
+    dbuf_alloc(&e->in, "in", n * 4);
+    dbuf_alloc(&e->out, "out", n * 4);
+    dbuf_alloc(&e->want, "want", n * 4);
+    e->n = n;
+    e->factor = factor;
+    e->seed = seed;
+}
+
+static void elementwise_run_free(elementwise_run *e)
+{
+    dbuf_free(&e->in);
+    dbuf_free(&e->out);
+    dbuf_free(&e->want);
+}
+
 static int elementwise_prepare(void *ctx, int run)
 {
     elementwise_run *e = ctx;
-    device_fill_uniform(e->in, e->n, e->seed + (uint64_t)run, -1.0f, 1.0f);
-    device_fill_u32(e->out, GUARD_POISON_BITS, e->n);
-    device_scale(e->in, e->want, e->factor, e->n);
+    device_fill_uniform(e->in.data, e->n, e->seed + (uint64_t)run, -1.0f, 1.0f);
+    device_fill_u32(e->out.data, GUARD_POISON_BITS, e->n);
+    device_scale(e->in.data, e->want.data, e->factor, e->n);
     return 0;
 }
 
@@ -330,7 +348,7 @@ static int elementwise_verify(void *ctx, int run)
 {
     (void)run;
     elementwise_run *e = ctx;
-    return device_count_mismatches(e->out, e->want, e->n, 0.0, 0.0) != 0;
+    return device_count_mismatches(e->out.data, e->want.data, e->n, 0.0, 0.0) != 0;
 }
 
 typedef struct {
@@ -354,7 +372,7 @@ static double elementwise_copy_fraction(elementwise_run *e, speed_spec *spec, in
 {
     device_buffer copy_out;
     dbuf_alloc(&copy_out, "copy_out", e->n * 4);
-    copy_launch copy = {e->in, copy_out.data, e->n};
+    copy_launch copy = {e->in.data, copy_out.data, e->n};
     timing_guard guard = {elementwise_prepare, elementwise_verify, e};
     spec->bytes_per_launch = 2.0 * 4.0 * (double)e->n;
     double ratio;
@@ -397,13 +415,11 @@ static double image_copy_fraction(lab_status (*fn)(const float *, float *, int, 
 {
     const int w = SPEED_EDGE, h = SPEED_EDGE;
     size_t n = (size_t)w * h;
-    device_buffer in, out, want;
-    dbuf_alloc(&in, "in", n * 4);
-    dbuf_alloc(&out, "out", n * 4);
-    dbuf_alloc(&want, "want", n * 4);
-    image_launch student = {fn, in.data, out.data, w, h};
-    elementwise_run e = {launch_image, &student, in.data, out.data, want.data, n, 2.0f,
-                         grader_seed() + 500};
+    elementwise_run e;
+    elementwise_run_init(&e, n, 2.0f, grader_seed() + 500);
+    image_launch student = {fn, e.in.data, e.out.data, w, h};
+    e.student = launch_image;
+    e.student_ctx = &student;
     speed_spec spec = {
         .ratio_name = "fraction_of_copy_bandwidth",
         .description = description,
@@ -419,16 +435,14 @@ static double image_copy_fraction(lab_status (*fn)(const float *, float *, int, 
     double *ref = doubles(n);
     for (size_t i = 0; i < n; ++i)
         ref[i] = 2.0 * host[i];
-    dbuf_upload(&in, host);
-    dbuf_poison(&out);
-    gpu_expect_ok(fn(in.data, out.data, w, h), description);
+    dbuf_upload(&e.in, host);
+    dbuf_poison(&e.out);
+    gpu_expect_ok(fn(e.in.data, e.out.data, w, h), description);
     compare_spec cmp = {(size_t)h, (size_t)w, 0.0, 0.0, LAB1_IMAGE_BLOCK_X};
-    gpu_expect_floats(&out, ref, &cmp, description, HINT_2D);
+    gpu_expect_floats(&e.out, ref, &cmp, description, HINT_2D);
     free(ref);
     free(host);
-    dbuf_free(&in);
-    dbuf_free(&out);
-    dbuf_free(&want);
+    elementwise_run_free(&e);
     return ratio;
 }
 
@@ -477,14 +491,11 @@ static int launch_stride(void *ctx)
 static double stride_copy_fraction(lab_status (*fn)(const float *, float *, float, int),
                                    int judge, const char *description)
 {
-    size_t n = STRIDE_SPEED_N;
-    device_buffer in, out, want;
-    dbuf_alloc(&in, "in", n * 4);
-    dbuf_alloc(&out, "out", n * 4);
-    dbuf_alloc(&want, "want", n * 4);
-    stride_launch student = {fn, in.data, out.data, (int)n};
-    elementwise_run e = {launch_stride, &student, in.data, out.data, want.data, n, STRIDE_FACTOR,
-                         grader_seed() + 600};
+    elementwise_run e;
+    elementwise_run_init(&e, STRIDE_SPEED_N, STRIDE_FACTOR, grader_seed() + 600);
+    stride_launch student = {fn, e.in.data, e.out.data, STRIDE_SPEED_N};
+    e.student = launch_stride;
+    e.student_ctx = &student;
     speed_spec spec = {
         .ratio_name = "fraction_of_copy_bandwidth",
         .description = description,
@@ -495,9 +506,7 @@ static double stride_copy_fraction(lab_status (*fn)(const float *, float *, floa
                 "array. Check TODO(1.9), handout section 6.",
         .verify_hint = HINT_STRIDE};
     double ratio = elementwise_copy_fraction(&e, &spec, judge);
-    dbuf_free(&in);
-    dbuf_free(&out);
-    dbuf_free(&want);
+    elementwise_run_free(&e);
     return ratio;
 }
 
