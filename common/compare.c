@@ -1,11 +1,11 @@
 #include "compare.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "guard.h"
+#include "text_append.h"
 
 enum { MAX_LISTED = 5 };
 
@@ -16,16 +16,6 @@ static int element_ok(float got, double ref, const compare_spec *spec)
     return fabs((double)got - ref) <= spec->atol + spec->rtol * fabs(ref);
 }
 
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-    size_t used = strlen(buf);
-    if (used + 1 >= size)
-        return;
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(buf + used, size - used, fmt, args);
-    va_end(args);
-}
 
 /* Fraction of the elements whose value matches ref under `mapping`. The
  * mapping turns (row, col) of the reference into an index of `got`, or
@@ -133,7 +123,7 @@ static void start_report(const compare_spec *spec, compare_result *res)
 static void finish_report(compare_result *res)
 {
     if (res->diagnosis != DIAG_NONE)
-        append(res->report, sizeof res->report, "; diagnosis: %s",
+        text_append(res->report, sizeof res->report, "; diagnosis: %s",
                compare_diagnosis_text(res->diagnosis));
 }
 
@@ -156,7 +146,7 @@ int compare_floats(const float *got, const double *ref, const compare_spec *spec
         if (guard_is_poison(got[i]))
             ++res->poisoned;
         if (listed < MAX_LISTED) {
-            append(listing, sizeof listing, "%s(%zu,%zu): got %.9g%s, expected %.9g",
+            text_append(listing, sizeof listing, "%s(%zu,%zu): got %.9g%s, expected %.9g",
                    listed ? "; " : "", i / spec->cols, i % spec->cols, (double)got[i],
                    guard_is_poison(got[i]) ? " [poison: never written]" : "", ref[i]);
             ++listed;
@@ -166,7 +156,7 @@ int compare_floats(const float *got, const double *ref, const compare_spec *spec
         return 1;
     res->diagnosis = diagnose(got, ref, spec, res);
     start_report(spec, res);
-    append(res->report, sizeof res->report, "; first: %s", listing);
+    text_append(res->report, sizeof res->report, "; first: %s", listing);
     finish_report(res);
     return 0;
 }
@@ -185,7 +175,7 @@ int compare_ints(const int *got, const int *ref, const compare_spec *spec,
         if (got[i] == GUARD_POISON_INT)
             ++res->poisoned;
         if (listed < MAX_LISTED) {
-            append(listing, sizeof listing, "%s(%zu,%zu): got %d%s, expected %d",
+            text_append(listing, sizeof listing, "%s(%zu,%zu): got %d%s, expected %d",
                    listed ? "; " : "", i / spec->cols, i % spec->cols, got[i],
                    got[i] == GUARD_POISON_INT ? " [poison: never written]" : "", ref[i]);
             ++listed;
@@ -197,7 +187,7 @@ int compare_ints(const int *got, const int *ref, const compare_spec *spec,
         res->diagnosis = res->poisoned == res->checked ? DIAG_NEVER_WRITTEN
                                                        : DIAG_PARTLY_UNWRITTEN;
     start_report(spec, res);
-    append(res->report, sizeof res->report, "; first: %s", listing);
+    text_append(res->report, sizeof res->report, "; first: %s", listing);
     finish_report(res);
     return 0;
 }

@@ -5,10 +5,11 @@
 #include "activity_recorder.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "text_append.h"
 
 int activity_log_append(activity_log *log, const activity_event *event)
 {
@@ -120,23 +121,6 @@ void activity_kernel_short_name(const char *mangled, char *out, size_t size)
 
 /* --------------------------------------------------------- describing */
 
-static void appendf(char *out, size_t size, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void appendf(char *out, size_t size, const char *fmt, ...)
-{
-    size_t used = strnlen(out, size);
-    if (used + 1 >= size)
-        return;
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(out + used, size - used, fmt, args);
-    va_end(args);
-}
-
 typedef struct {
     activity_kind kind;
     activity_copy_kind copy;
@@ -161,7 +145,7 @@ static void describe_category(const activity_log *log, const category *c, char *
     size_t n = activity_count(log, c->kind, c->copy, 0), listed = 0;
     if (n == 0)
         return;
-    appendf(out, size, "%s%zu %s (", out[0] ? ", " : "", n, n == 1 ? c->one : c->many);
+    text_append(out, size, "%s%zu %s (", out[0] ? ", " : "", n, n == 1 ? c->one : c->many);
     for (size_t i = 0; i < log->count; ++i) {
         const activity_event *e = &log->events[i];
         if (!matches(e, c->kind, c->copy, 0))
@@ -176,16 +160,16 @@ static void describe_category(const activity_log *log, const category *c, char *
                 continue;
         }
         if (listed == LISTED_MAX) {
-            appendf(out, size, ", ...");
+            text_append(out, size, ", ...");
             break;
         }
         if (c->kind == ACTIVITY_KERNEL)
-            appendf(out, size, "%s%s", listed ? ", " : "", e->name[0] ? e->name : "?");
+            text_append(out, size, "%s%s", listed ? ", " : "", e->name[0] ? e->name : "?");
         else
-            appendf(out, size, "%s%llu B", listed ? ", " : "", e->bytes);
+            text_append(out, size, "%s%llu B", listed ? ", " : "", e->bytes);
         ++listed;
     }
-    appendf(out, size, ")");
+    text_append(out, size, ")");
 }
 
 void activity_describe(const activity_log *log, char *out, size_t size)
@@ -202,9 +186,9 @@ void activity_describe(const activity_log *log, char *out, size_t size)
                        : !kernels          ? "no kernel"
                                            : NULL;
     if (none)
-        appendf(out, size, "%s%s", out[0] ? ", " : "", none);
+        text_append(out, size, "%s%s", out[0] ? ", " : "", none);
     if (log->dropped)
-        appendf(out, size, " (%llu records lost)", log->dropped);
+        text_append(out, size, " (%llu records lost)", log->dropped);
 }
 
 /* ------------------------------------------------- judging a host flow */
