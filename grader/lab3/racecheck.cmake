@@ -14,13 +14,8 @@
 # hazard exists in every phase of every block whatever the size.
 set(size 64 64 96)
 
-macro(skip_test reason)
-  message("RACECHECK SKIPPED: ${reason}")
-  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
-    cmake_language(EXIT 77)
-  endif()
-  return()
-endmacro()
+set(SKIP_MARKER "RACECHECK SKIPPED")
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/SkipTest.cmake)
 
 find_program(sanitizer NAMES compute-sanitizer)
 if(NOT sanitizer AND TOOLKIT_BIN)

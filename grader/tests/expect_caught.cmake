@@ -14,13 +14,8 @@ set(want_status ${EXPECT_${TEST}_STATUS})
 set(want_message "${EXPECT_${TEST}_MESSAGE}")
 set(where "${VARIANT} (${VARIANT_FILE}), grader test ${TEST}")
 
-macro(skip_test reason)
-  message("VARIANT SKIPPED: ${reason}")
-  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
-    cmake_language(EXIT 77)
-  endif()
-  return()
-endmacro()
+set(SKIP_MARKER "VARIANT SKIPPED")
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/SkipTest.cmake)
 
 # A test the grader does not have would make --only a usage error; say so.
 execute_process(COMMAND ${GRADER} --list OUTPUT_VARIABLE listing RESULT_VARIABLE code)
