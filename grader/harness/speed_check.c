@@ -60,11 +60,11 @@ int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline
                   void *baseline_ctx, const timing_plan *plan, const timing_guard *guard,
                   const speed_spec *spec, timing_ab_result *result)
 {
-    int per_run = guard || plan->launches_per_run < 1 ? 1 : plan->launches_per_run;
-    /* Student and baseline, and a baseline may run far below the rates of
+    /* A guarded run is one launch each (timing.h). The limit covers student
+     * and baseline, and a baseline may run far below the rates of
      * grader_call_limit_s (an uncoalesced one: 10x). */
-    double limit = 2.0 * grader_call_limit_s(10.0 * per_run * spec->bytes_per_launch,
-                                             10.0 * per_run * spec->flops_per_launch);
+    double limit = 2.0 * grader_call_limit_s(10.0 * spec->bytes_per_launch,
+                                             10.0 * spec->flops_per_launch);
     watched_guard w = {guard, spec, limit};
     timing_guard watched = {watched_prepare, watched_verify, &w};
     int status = timing_interleaved(student, student_ctx, baseline, baseline_ctx, plan, &watched,

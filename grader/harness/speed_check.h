@@ -6,7 +6,8 @@
  * outputs after it, outside the timed region; and a time below the physical
  * floor of the work (its bytes at the device's DRAM peak, its FLOPs at the
  * FP32 peak) fails as "faster than the hardware allows". A watchdog stops a
- * run that never finishes.
+ * run that never finishes. Every timed run is therefore one launch: the
+ * plan's launches_per_run does not apply here.
  *
  * ratio = median(baseline time) / median(student time), so "2.0" means the
  * student's kernel runs twice as fast. When the baseline is a copy kernel
