@@ -2,6 +2,7 @@
 #   make check-lab1            build lab 1 and grade YOUR code in labs/
 #   make check-solution-lab1   grade the reference solution
 #   make check-solutions       grade every reference solution (instructors)
+#   make profile-lab4          your kernels under Nsight Compute: the lab's metrics in words
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
 BUILD ?= build
@@ -30,7 +31,7 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 all: build
 
 help:
-	@sed -n '2,6p' Makefile
+	@sed -n '2,7p' Makefile
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
@@ -56,6 +57,20 @@ check-solution-lab%: configure
 	$(call quiet_build,--target lab$*_check_solution)
 	@mkdir -p $(BUILD)/results
 	@$(BUILD)/bin/lab$*_check_solution --results $(BUILD)/results/lab$*_check_solution.json $(GRADER_ARGS)
+
+# The lab's lesson as Nsight Compute measures it (grader/tools/ncu_profile.py):
+# each kernel once, the metrics of grader/labN/labN_profile.metrics in words.
+# PROFILE_ARGS go to the runner (e.g. a size).
+PROFILE_ARGS ?=
+profile-lab%: configure
+	$(call quiet_build,--target lab$*_profile)
+	@python3 grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
+	  -- $(BUILD)/bin/lab$*_profile $(PROFILE_ARGS)
+
+profile-solution-lab%: configure
+	$(call quiet_build,--target lab$*_profile_solution)
+	@python3 grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
+	  -- $(BUILD)/bin/lab$*_profile_solution $(PROFILE_ARGS)
 
 # Every lab's reference, with the grader's self-tests: proves the course works
 # on this GPU. Keeps going after a failing lab and fails at the end.

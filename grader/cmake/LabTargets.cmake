@@ -148,3 +148,25 @@ function(add_cuda_lab)
     endif()
   endforeach()
 endfunction()
+
+# add_lab_profile(NUMBER 4 SOURCES lab4/lab4_profile_runner.c [LIBRARIES ...])
+# builds lab N's profiling runner (a program that calls each of the lab's
+# entry points once) twice: labN_profile on the student's library and
+# labN_profile_solution on the reference (where solutions/ exists).
+# `make profile-labN` runs the first under Nsight Compute through
+# grader/tools/ncu_profile.py, with the metrics in grader/labN/labN_profile.metrics.
+function(add_lab_profile)
+  cmake_parse_arguments(PROF "" "NUMBER" "SOURCES;LIBRARIES" ${ARGN})
+  set(lab lab${PROF_NUMBER})
+  foreach(pair "labs;${lab}_profile" "solutions;${lab}_profile_solution")
+    list(GET pair 0 impl)
+    list(GET pair 1 exe)
+    if(NOT TARGET ${lab}_${impl})
+      continue()
+    endif()
+    add_executable(${exe} ${PROF_SOURCES})
+    target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${PROF_LIBRARIES} labs_common)
+    cuda_labs_warnings(${exe})
+    set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+  endforeach()
+endfunction()

@@ -5,6 +5,7 @@
 #define SIM_CHECKS_H
 
 #include "launch_sim.h"
+#include "memory_sectors.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,16 @@ int sim_ceil_div(int n, int d);
  * `what` names the helper and the data, e.g. "lab1_pixel_offset on a 76x62
  * (width x height) image". */
 void sim_expect_exact_coverage(coverage_map *map, const char *what, todo_pointer where);
+
+/* One access of a simulated launch, surveyed warp by warp: passes when the
+ * worst warp request touches at most max_ratio times the sectors its bytes
+ * need. Records `<metric>_sectors` (mean per request) and
+ * `<metric>_ideal_sectors` and prints a note either way. `access` describes
+ * it ("loads of B[p*N + col]"); `fix` says what usually makes it
+ * uncoalesced. */
+void sim_expect_coalesced(const warp_sector_survey *survey, const char *access,
+                          const char *metric, double max_ratio, const char *fix,
+                          todo_pointer where);
 
 #ifdef __cplusplus
 }

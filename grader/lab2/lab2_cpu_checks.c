@@ -6,7 +6,7 @@
 #include "harness.h"
 #include "lab2_checks.h"
 #include "launch_sim.h"
-#include "matmul_sim.h"
+#include "sim_checks.h"
 #include "memory_sectors.h"
 #include "lab2_rubric.h"
 
@@ -182,21 +182,21 @@ void cpu_warp_sectors_coalesced(void **state)
 
     memory_sectors_survey(grid, lab2_block(), access_address, &c, 4, &survey);
     snprintf(what, sizeof what, "stores of C[row*N + col] (N=%d)", WARP_N);
-    matmul_expect_coalesced(&survey, what, "c_store", LAB2_MAX_SECTOR_RATIO,
+    sim_expect_coalesced(&survey, what, "c_store", LAB2_MAX_SECTOR_RATIO,
                             "threadIdx.x must pick the column: then a warp writes 32 "
                             "consecutive floats of one row of C.",
                             COALESCING);
 
     memory_sectors_survey(grid, lab2_block(), access_address, &b, 4, &survey);
     snprintf(what, sizeof what, "loads of B[p*N + col] (N=%d, p=%d)", WARP_N, STUDIED_P);
-    matmul_expect_coalesced(&survey, what, "b_load", LAB2_MAX_SECTOR_RATIO,
+    sim_expect_coalesced(&survey, what, "b_load", LAB2_MAX_SECTOR_RATIO,
                             "threadIdx.x must pick the column: then a warp reads 32 "
                             "consecutive floats of row p of B.",
                             COALESCING);
 
     memory_sectors_survey(grid, lab2_block(), access_address, &a, 4, &survey);
     snprintf(what, sizeof what, "loads of A[row*K + p] (K=%d, p=%d)", WARP_K, STUDIED_P);
-    matmul_expect_coalesced(&survey, what, "a_load", LAB2_MAX_SECTOR_RATIO,
+    sim_expect_coalesced(&survey, what, "a_load", LAB2_MAX_SECTOR_RATIO,
                             "With x picking the column, a whole warp shares one row and reads "
                             "one float of A: a single sector, broadcast to all 32 lanes.",
                             COALESCING);

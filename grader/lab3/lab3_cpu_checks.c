@@ -6,7 +6,7 @@
 #include "harness.h"
 #include "lab3_checks.h"
 #include "launch_sim.h"
-#include "matmul_sim.h"
+#include "sim_checks.h"
 #include "memory_sectors.h"
 #include "lab3_rubric.h"
 
@@ -127,10 +127,10 @@ void cpu_tile_load_elements(void **state)
     tile_load_sim a = {0, LAB3_TILE, 2, 1024}, bsim = {1, LAB3_TILE, 2, 1024};
     warp_sector_survey survey;
     memory_sectors_survey(grid, block, tile_load_address, &a, 4, &survey);
-    matmul_expect_coalesced(&survey, "tile loads of A (K=1024, phase 2)", "a_tile_load",
+    sim_expect_coalesced(&survey, "tile loads of A (K=1024, phase 2)", "a_tile_load",
                             LAB3_MAX_SECTOR_RATIO, "x must walk along a row of A.", TILE_LOADS);
     memory_sectors_survey(grid, block, tile_load_address, &bsim, 4, &survey);
-    matmul_expect_coalesced(&survey, "tile loads of B (N=1024, phase 2)", "b_tile_load",
+    sim_expect_coalesced(&survey, "tile loads of B (N=1024, phase 2)", "b_tile_load",
                             LAB3_MAX_SECTOR_RATIO, "x must walk along a row of B.", TILE_LOADS);
 }
 
@@ -217,7 +217,7 @@ void cpu_thread_tile_outputs(void **state)
                      TT_OUTPUTS.handout, TT_OUTPUTS.section);
         char what[96];
         snprintf(what, sizeof what, "stores of output %d to C (N=%d)", i, n);
-        matmul_expect_coalesced(&survey, what, i == 0 ? "c_store_first" : "c_store_last",
+        sim_expect_coalesced(&survey, what, i == 0 ? "c_store_first" : "c_store_last",
                                 LAB3_MAX_SECTOR_RATIO,
                                 "threadIdx.x must pick the column, so that a warp stores 32 "
                                 "consecutive floats of one row; the TM outputs of a thread go "
@@ -303,14 +303,14 @@ void cpu_thread_tile_loads(void **state)
     warp_sector_survey survey;
     memory_sectors_survey(expected_tt_grid(256, 256), tt_block(), tt_load_address, &a, 4,
                           &survey);
-    matmul_expect_coalesced(&survey, "thread-tile loads of A (K=1024, phase 2)", "a_tile_load",
+    sim_expect_coalesced(&survey, "thread-tile loads of A (K=1024, phase 2)", "a_tile_load",
                             LAB3_MAX_SECTOR_RATIO,
                             "Let consecutive threads walk along the BK floats of a row of A "
                             "before moving to the next row.",
                             TT_LOADS);
     memory_sectors_survey(expected_tt_grid(256, 1024), tt_block(), tt_load_address, &bsim, 4,
                           &survey);
-    matmul_expect_coalesced(&survey, "thread-tile loads of B (N=1024, phase 2)", "b_tile_load",
+    sim_expect_coalesced(&survey, "thread-tile loads of B (N=1024, phase 2)", "b_tile_load",
                             LAB3_MAX_SECTOR_RATIO,
                             "Let consecutive threads walk along a row of the B tile.", TT_LOADS);
 }

@@ -3,15 +3,16 @@
 #
 # Writes to dir a copy of the course for students: every file of the course
 # repository (tracked, or untracked and not ignored) except solutions/, plus
-# grader/prebuilt/lab2/, lab 2's reference compiled to machine code only.
-# Lab 3's speed checks time the student's kernels against lab 2's reference
-# kernel, so the copy needs that kernel, but not its source: the library
-# holds SASS for the GPU architectures in DIST_ARCHS and no PTX.
+# grader/prebuilt/<library>/ for each line of grader/answer_libraries.list:
+# answer-shaped code a grader times against (lab 2's reference kernel for
+# lab 3, lab 4's unpadded-tile transpose), compiled to machine code only.
+# The copy needs that code, but not its source: each library holds SASS for
+# the GPU architectures in DIST_ARCHS and no PTX.
 # docs/design.md ("Answers stay in solutions/") explains the choice.
 #
 # The copy configures, builds and grades with `make check-labN` like the
 # course repository; CMake notices that solutions/ is absent (no
-# labN_check_solution, no lab3_race_demo) and imports the prebuilt library.
+# labN_check_solution, no lab3_race_demo) and imports the prebuilt libraries.
 #
 # Environment: DIST_ARCHS (compute capabilities, default below), CUDACXX
 # (the nvcc to use; else nvcc on PATH, else /usr/local/cuda/bin/nvcc).
@@ -68,61 +69,70 @@ for f in "${files[@]}"; do
   copied=$((copied + 1))
 done
 
-# ------------------------------------------ lab 2's reference, SASS only
+# ----------------------------------- answer libraries, machine code only
 
-prebuilt=$out/grader/prebuilt/lab2
-mkdir -p "$prebuilt"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-
 gencode=()
 for a in $archs; do
   gencode+=("-gencode=arch=compute_$a,code=sm_$a") # code=sm_XX only: no PTX
 done
-echo "dist-student: compiling lab 2's reference for sm_${archs// /, sm_}"
-# The project's Release flags; -fPIC so it links into PIE and non-PIE
-# programs. Compiled under a neutral relative name, because nvcc records the
-# source's path in the object.
-cp "$repo/solutions/lab2_naive_matmul/naive_matmul.cu" "$work/lab2_reference.cu"
-(cd "$work" && "$nvcc" -c -O3 -DNDEBUG -std=c++17 -Xcompiler=-fPIC --threads 0 \
-  "${gencode[@]}" -I "$repo/common" -I "$repo/labs/lab2_naive_matmul" \
-  lab2_reference.cu -o lab2_reference.o)
-ar rcs "$prebuilt/liblab2_reference.a" "$work/lab2_reference.o"
-cp -p "$repo/labs/lab2_naive_matmul/lab2.h" "$prebuilt/lab2.h"
-
 cuda_version=$("$nvcc" --version | sed -n 's/.*, V\([0-9][0-9.]*\).*/\1/p')
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
-cat >"$prebuilt/build-info.cmake" <<EOF
-# Written by grader/tools/dist-student.sh; read by grader/cmake/LabReference.cmake.
+want_images=$(for a in $archs; do echo "sass sm_$a"; done | sort)
+
+# prebuild LIBRARY SOURCE LAB_DIR: one line of grader/answer_libraries.list.
+prebuild() {
+  local name=$1 source=$2 lab_dir=$3
+  local prebuilt=$out/grader/prebuilt/$name
+  mkdir -p "$prebuilt"
+  echo "dist-student: compiling $name (solutions/$source) for sm_${archs// /, sm_}"
+  # The project's Release flags; -fPIC so it links into PIE and non-PIE
+  # programs. Compiled under a neutral name, because nvcc records the
+  # source's path in the object.
+  cp "$repo/solutions/$source" "$work/$name.cu"
+  (cd "$work" && "$nvcc" -c -O3 -DNDEBUG -std=c++17 -Xcompiler=-fPIC --threads 0 \
+    "${gencode[@]}" -I "$repo/common" -I "$repo/labs/$lab_dir" "$name.cu" -o "$name.o")
+  # Exactly one SASS image per architecture asked for, and nothing else (no PTX).
+  local got
+  got=$(python3 "$repo/grader/tools/fatbin_images.py" "$work/$name.o" | sort)
+  [ "$got" = "$want_images" ] ||
+    die "$name's GPU code is not SASS-only for '$archs':"$'\n'"$got"
+  ar rcs "$prebuilt/lib$name.a" "$work/$name.o"
+  cp -p "$repo/labs/$lab_dir"/*.h "$prebuilt/"
+  cat >"$prebuilt/build-info.cmake" <<EOF
+# Written by grader/tools/dist-student.sh; read by grader/cmake/AnswerLibraries.cmake.
 set(PREBUILT_CUDA_VERSION "$cuda_version")
 set(PREBUILT_PROCESSOR "$(uname -m)")
 set(PREBUILT_ARCHITECTURES "${archs// /;}")
 set(PREBUILT_SOURCE_COMMIT "$commit")
 EOF
-cat >"$prebuilt/README.md" <<EOF
-# Lab 2's reference, prebuilt
+  cat >"$prebuilt/README.md" <<EOF
+# $name, prebuilt
 
-\`liblab2_reference.a\` is lab 2's reference solution compiled to machine
-code only (SASS for sm_${archs// /, sm_}; no PTX, no source), with the
-header it implements (\`lab2.h\`, the same as \`labs/lab2_naive_matmul/\`).
-Lab 3's grader times your kernels against its naive kernel. It was built
-with CUDA $cuda_version on $(uname -m) from commit $commit of the course;
-see docs/design.md, "Answers stay in solutions/".
+\`lib$name.a\` is answer-shaped code a grader times your kernels against,
+compiled to machine code only (SASS for sm_${archs// /, sm_}; no PTX, no
+source), with the lab header it includes (from \`labs/$lab_dir/\`). It was
+built with CUDA $cuda_version on $(uname -m) from commit $commit of the
+course; see docs/design.md, "Answers stay in solutions/".
 EOF
+}
+
+prebuilt_names=()
+while read -r name source lab_dir; do
+  case "$name" in '' | '#'*) continue ;; esac
+  prebuild "$name" "$source" "$lab_dir"
+  prebuilt_names+=("$name")
+done <"$repo/grader/answer_libraries.list"
 
 # --------------------------------------------------------------- checks
 
 [ ! -e "$out/solutions" ] || die "solutions/ ended up in the copy"
-# Exactly one SASS image per architecture asked for, and nothing else (no PTX).
-got=$(python3 "$repo/grader/tools/fatbin_images.py" "$work/lab2_reference.o" | sort)
-want=$(for a in $archs; do echo "sass sm_$a"; done | sort)
-[ "$got" = "$want" ] ||
-  die "the prebuilt library's GPU code is not SASS-only for '$archs':"$'\n'"$got"
 # A solution file copied elsewhere (into labs/ by mistake, say) is caught here.
 solution_sums=$(cd "$repo" && find solutions -type f -exec sha256sum {} + | cut -d' ' -f1 | sort -u)
 leaked=$(cd "$out" && find . -type f -exec sha256sum {} + | sort |
   join -o 1.2 - <(echo "$solution_sums") || true)
 [ -z "$leaked" ] || die "these files are copies of files in solutions/: $leaked"
 
-echo "dist-student: $copied files and grader/prebuilt/lab2/ in $out"
+echo "dist-student: $copied files and grader/prebuilt/{${prebuilt_names[*]}} in $out"
 echo "dist-student: students grade with: cd $out && make check-lab1"

@@ -1,0 +1,217 @@
+/* Lab 4 GPU checks: each version's kernel has its shared tile and transposes
+ * awkward shapes exactly, nothing outside `out` is written, `in` is left as
+ * it was, and bad input is refused. Speed: lab4_speed_checks.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "device_buffer.h"
+#include "gpu_checks.h"
+#include "guard.h"
+#include "harness.h"
+#include "lab4_checks.h"
+#include "lab4_gpu_common.h"
+#include "rng.h"
+
+/* Every shape of the issue, squares first: a kernel that is right on
+ * squares only is told so when the first rectangle fails. */
+static const int SHAPES[][2] = {{32, 32},   {1, 1},      {1, 4097},    {4097, 1},   {31, 33},
+                                {33, 31},   {4097, 1023}, {8192, 8192}};
+enum { SHAPE_COUNT = sizeof SHAPES / sizeof SHAPES[0] };
+
+/* ------------------------------------------------------ shared tiles */
+
+/* The compiled kernel must hold a tile in static shared memory and run the
+ * block its launch uses. */
+static void expect_shared_tile(lab4_version v)
+{
+    const lab4_version_info *info = lab4_version_about(v);
+    struct cudaFuncAttributes attr;
+    lab_status status = lab4_kernel_attributes(v, &attr);
+    GRADER_CHECK(status == LAB_OK, "lab4_kernel_attributes(%s) returned %s: %s", info->name,
+                 lab_status_name(status), lab_last_error());
+    grader_metric("shared_bytes", (double)attr.sharedSizeBytes, "bytes");
+    grader_metric("registers_per_thread", attr.numRegs, "registers");
+    size_t need = (size_t)LAB4_TILE * (size_t)(v == LAB4_SMEM ? LAB4_TILE : LAB4_TILE + 1) *
+                  sizeof(float);
+    GRADER_CHECK(attr.sharedSizeBytes >= need,
+                 "TODO(%s): the %s kernel declares %zu bytes of static shared memory; its tile "
+                 "needs at least %zu (%d rows of %d floats). Declare it as a __shared__ array "
+                 "whose size is a compile-time constant. See %s, section %s.",
+                 info->todo, info->name, attr.sharedSizeBytes, need, LAB4_TILE,
+                 v == LAB4_SMEM ? LAB4_TILE : LAB4_TILE + 1, LAB4_HANDOUT, info->section);
+    GRADER_CHECK(attr.maxThreadsPerBlock >= info->block_threads,
+                 "TODO(%s): the compiled %s kernel can run at most %d threads per block (it "
+                 "uses %d registers per thread), but it is launched with %d. See %s, section %s.",
+                 info->todo, info->name, attr.maxThreadsPerBlock, attr.numRegs,
+                 info->block_threads, LAB4_HANDOUT, info->section);
+}
+
+/* ------------------------------------------------------- correctness */
+
+/* Only elements in the last, partial row or column of tiles are wrong. */
+static int only_partial_tiles_wrong(const float *got, const float *in, int rows, int cols)
+{
+    const int full_rows = rows / LAB4_TILE * LAB4_TILE, full_cols = cols / LAB4_TILE * LAB4_TILE;
+    for (int r = 0; r < cols; ++r)      /* r, c index `out` (cols x rows) */
+        for (int c = 0; c < rows; ++c) {
+            size_t i = (size_t)r * rows + c;
+            int interior = r < full_cols && c < full_rows;
+            if (interior && memcmp(&got[i], &in[(size_t)c * cols + r], sizeof(float)) != 0)
+                return 0;
+        }
+    return full_rows < rows || full_cols < cols;
+}
+
+/* Compares the downloaded `out` with the transpose of `in`; on a mismatch,
+ * fails with the first wrong elements and the pattern, if one is clear. */
+static void expect_transpose(const float *got, const float *in, int rows, int cols,
+                             int squares_passed, const char *call, const char *hint)
+{
+    size_t n = (size_t)rows * (size_t)cols, wrong = 0, poisoned = 0, copied = 0;
+    char first[320] = "";
+    size_t used = 0;
+    for (int r = 0; r < cols; ++r)
+        for (int c = 0; c < rows; ++c) {
+            size_t i = (size_t)r * rows + c;
+            float want = in[(size_t)c * cols + r];
+            if (memcmp(&got[i], &want, sizeof want) == 0)
+                continue;
+            poisoned += guard_is_poison(got[i]);
+            copied += memcmp(&got[i], &in[i], sizeof(float)) == 0;
+            if (++wrong > 3 || used >= sizeof first)
+                continue;
+            char value[32];
+            if (guard_is_poison(got[i]))
+                snprintf(value, sizeof value, "never written");
+            else
+                snprintf(value, sizeof value, "%g", (double)got[i]);
+            used += (size_t)snprintf(first + used, sizeof first - used,
+                                     "%sout[%d][%d] = %s, expected in[%d][%d] = %g",
+                                     wrong > 1 ? "; " : "", r, c, value, c, r, (double)want);
+        }
+    if (wrong == 0)
+        return;
+    const char *pattern = "";
+    if (copied == wrong && rows > 1 && cols > 1)
+        pattern = " The wrong elements hold `in` as it was, at the same index: the data was "
+                  "copied, not transposed.";
+    else if (only_partial_tiles_wrong(got, in, rows, cols))
+        pattern = " Only elements in the last, partial tiles are wrong: the bounds tests "
+                  "(section 6) are the usual cause.";
+    else if (squares_passed && rows != cols)
+        pattern = " Square matrices came out right, this rectangle did not: `out` is cols x "
+                  "rows, so a row of `out` is `rows` floats long, and the store's bounds test "
+                  "uses the extents of `out` (sections 3 and 6).";
+    else if (poisoned == wrong)
+        pattern = " None of the wrong elements was written at all.";
+    GRADER_FAIL("%s: %zu of %zu elements of `out` are wrong (%zu never written); first: %s.%s "
+                "%s",
+                call, wrong, n, poisoned, first, pattern, hint);
+}
+
+/* One call on one shape: fresh random `in`, poisoned `out` with canaries. */
+static void expect_version_on(lab4_version v, int rows, int cols, int squares_passed)
+{
+    const lab4_version_info *info = lab4_version_about(v);
+    size_t n = (size_t)rows * (size_t)cols;
+    float *in = grader_malloc(n * sizeof *in), *got = grader_malloc(n * sizeof *got);
+    rng_fill_uniform(in, n, grader_seed() + (uint64_t)rows * 7919u + (uint64_t)cols, -1000.0f,
+                     1000.0f);
+    device_buffer d_in, d_out;
+    dbuf_alloc(&d_in, "in", n * sizeof(float));
+    dbuf_alloc(&d_out, "out", n * sizeof(float));
+    dbuf_upload(&d_in, in);
+    dbuf_poison(&d_out);
+
+    char call[128];
+    snprintf(call, sizeof call, "lab4_transpose(%s) on a %dx%d `in`", info->name, rows, cols);
+    grader_watch(call, grader_call_limit_s(2.0 * (double)n * sizeof(float), 0.0));
+    gpu_expect_ok_status(lab4_transpose(v, d_in.data, d_out.data, rows, cols), call);
+    grader_unwatch();
+    gpu_expect_guards_intact(&d_out, call);
+    gpu_expect_unchanged(&d_in, in, call);
+    dbuf_download(&d_out, got);
+    expect_transpose(got, in, rows, cols, squares_passed, call, info->hint);
+    dbuf_free(&d_in);
+    dbuf_free(&d_out);
+    free(in);
+    free(got);
+}
+
+static void expect_version_correct(lab4_version v)
+{
+    grader_require_gpu();
+    expect_shared_tile(v);
+    int squares_passed = 0;
+    for (int i = 0; i < SHAPE_COUNT; ++i) {
+        expect_version_on(v, SHAPES[i][0], SHAPES[i][1], squares_passed);
+        squares_passed |= SHAPES[i][0] == SHAPES[i][1] && SHAPES[i][0] > 1;
+    }
+}
+
+void gpu_smem_correct(void **state)
+{
+    (void)state;
+    expect_version_correct(LAB4_SMEM);
+}
+
+void gpu_padded_correct(void **state)
+{
+    (void)state;
+    expect_version_correct(LAB4_PADDED);
+}
+
+void gpu_multirow_correct(void **state)
+{
+    (void)state;
+    expect_version_correct(LAB4_MULTIROW);
+}
+
+/* ----------------------------------------------------------- bad input */
+
+void gpu_rejects_bad_input(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    device_buffer in, out;
+    dbuf_alloc(&in, "in", 64 * 4);
+    dbuf_alloc(&out, "out", 64 * 4);
+    float zeros[64] = {0};
+    dbuf_upload(&in, zeros);
+    const float *i = in.data;
+    float *o = out.data;
+    struct {
+        const char *call;
+        lab_status expected;
+    } cases[] = {
+        {"lab4_transpose(rows=0, cols=8)", LAB_ERR_INVALID_SIZE},
+        {"lab4_transpose(rows=8, cols=-1)", LAB_ERR_INVALID_SIZE},
+        {"lab4_transpose(rows=65536, cols=65536)", LAB_ERR_INVALID_SIZE},
+        {"lab4_transpose(in=NULL)", LAB_ERR_NULL_POINTER},
+        {"lab4_transpose(out=NULL)", LAB_ERR_NULL_POINTER},
+        {"lab4_transpose(in == out)", LAB_ERR_UNSUPPORTED},
+        {"lab4_transpose(out overlapping in)", LAB_ERR_UNSUPPORTED},
+        {"lab4_transpose(version=7)", LAB_ERR_UNSUPPORTED},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        dbuf_poison(&out);
+        lab4_version v = (lab4_version)(k % 3);
+        lab_status st;
+        switch (k) {
+        case 0: st = lab4_transpose(v, i, o, 0, 8); break;
+        case 1: st = lab4_transpose(v, i, o, 8, -1); break;
+        case 2: st = lab4_transpose(v, i, o, 65536, 65536); break;
+        case 3: st = lab4_transpose(v, NULL, o, 8, 8); break;
+        case 4: st = lab4_transpose(v, i, NULL, 8, 8); break;
+        case 5: st = lab4_transpose(v, o, o, 8, 8); break;
+        case 6: st = lab4_transpose(v, o, o + 4, 4, 4); break;
+        default: st = lab4_transpose((lab4_version)7, i, o, 8, 8); break;
+        }
+        gpu_expect_rejected(st, cases[k].expected, &out, cases[k].call);
+    }
+    dbuf_free(&in);
+    dbuf_free(&out);
+}

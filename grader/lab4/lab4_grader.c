@@ -1,0 +1,34 @@
+/* Lab 4 grader: the list of tests, their groups and their points (out of
+ * 50). Thresholds and their calibration: lab4_rubric.h. */
+#include "harness.h"
+#include "lab4_checks.h"
+
+static const grader_test tests[] = {
+    /* CPU: the index helpers on simulated launches. */
+    GRADER_TEST(cpu_tile_grid, GROUP_CPU, 3),                 /* TODO(4.1) */
+    GRADER_TEST(cpu_every_element_moved_once, GROUP_CPU, 6),  /* TODO(4.2)-(4.4) */
+    GRADER_TEST(cpu_global_accesses_coalesced, GROUP_CPU, 4), /* TODO(4.2), (4.3) */
+    GRADER_TEST(cpu_bank_conflict_degree, GROUP_CPU, 5),      /* TODO(4.4), (4.5) */
+    /* GPU: each version on awkward shapes, with its shared tile. */
+    GRADER_TEST(gpu_smem_correct, GROUP_GPU, 6),              /* TODO(4.6) */
+    GRADER_TEST(gpu_padded_correct, GROUP_GPU, 5),            /* TODO(4.5), (4.6) */
+    GRADER_TEST(gpu_multirow_correct, GROUP_GPU, 6),          /* TODO(4.7) */
+    GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 2),         /* validation (given code) */
+    /* GPU speed at 8192 x 8192, against the grader's yardsticks. */
+    GRADER_TEST(gpu_smem_speed_vs_naive, GROUP_GPU, 5),
+    GRADER_TEST(gpu_padded_speed_vs_unpadded, GROUP_GPU, 5),
+    GRADER_TEST(gpu_multirow_fraction_of_copy, GROUP_GPU, 3),
+    /* Every kernel in GB/s and as a share of cudaMemcpy: reported, not judged. */
+    GRADER_TEST(gpu_bandwidth_table, GROUP_GPU, 0),
+    GRADER_TEST(selftest_naive_below_smem_threshold, GROUP_SELFTEST, 0),
+    GRADER_TEST(selftest_unpadded_below_padded_threshold, GROUP_SELFTEST, 0),
+    GRADER_TEST(selftest_unpadded_below_copy_threshold, GROUP_SELFTEST, 0),
+};
+
+int main(int argc, char **argv)
+{
+    grader_suite suite = {"lab4", "Lab 4 - transpose and bank conflicts",
+                          "handouts/lab4-transpose-bank-conflicts.md", GRADER_IMPLEMENTATION,
+                          tests, sizeof tests / sizeof tests[0]};
+    return grader_main(&suite, argc, argv);
+}

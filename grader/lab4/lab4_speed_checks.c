@@ -1,0 +1,288 @@
+/* Lab 4 speed checks at LAB4_SPEED_SIZE^2 floats, each a ratio measured in
+ * one run against a yardstick of the grader's: the naive transpose, the
+ * unpadded tile (lab4_baselines.h), or a device-to-device cudaMemcpy of the
+ * same bytes. Every timed run transposes fresh data into a poisoned `out`,
+ * and the whole `out` is then compared with the naive transpose's. */
+#include <stdio.h>
+
+#include <cuda_runtime_api.h>
+
+#include "device_buffer.h"
+#include "device_verify.h"
+#include "gpu_checks.h"
+#include "guard.h"
+#include "harness.h"
+#include "lab4_baselines.h"
+#include "lab4_checks.h"
+#include "lab4_gpu_common.h"
+#include "lab4_rubric.h"
+#include "speed_check.h"
+
+static const timing_plan PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 1, .flush_l2 = 1};
+
+/* ------------------------------------------------------------ launches */
+
+typedef struct {
+    lab4_version version; /* the student's kernel, or... */
+    lab_status (*baseline)(const float *, float *, int, int); /* ...the grader's */
+    const float *in;
+    float *out;
+    int size;
+} transpose_call;
+
+static int launch_transpose(void *ctx)
+{
+    const transpose_call *c = ctx;
+    if (c->baseline)
+        return c->baseline(c->in, c->out, c->size, c->size);
+    return lab4_transpose(c->version, c->in, c->out, c->size, c->size);
+}
+
+typedef struct {
+    const float *src;
+    float *dst;
+    size_t bytes;
+} copy_call;
+
+static int launch_copy(void *ctx)
+{
+    const copy_call *c = ctx;
+    return cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0) == cudaSuccess
+               ? 0
+               : LAB_ERR_CUDA;
+}
+
+/* ------------------------------------------------------- the problem */
+
+/* Buffers of one speed test: `in`, the timed kernel's `out`, the
+ * yardstick's output, and the grader's own transpose for checking. */
+typedef struct {
+    int size;
+    size_t n;
+    device_buffer in, out, yardstick_out, expected;
+    uint64_t seed;
+} speed_problem;
+
+static void problem_init(speed_problem *p, uint64_t seed)
+{
+    p->size = LAB4_SPEED_SIZE;
+    p->n = (size_t)p->size * (size_t)p->size;
+    p->seed = seed;
+    dbuf_alloc(&p->in, "in", p->n * sizeof(float));
+    dbuf_alloc(&p->out, "out", p->n * sizeof(float));
+    dbuf_alloc(&p->yardstick_out, "out (yardstick)", p->n * sizeof(float));
+    dbuf_alloc(&p->expected, "out (grader's transpose)", p->n * sizeof(float));
+}
+
+static void problem_free(speed_problem *p)
+{
+    dbuf_free(&p->in);
+    dbuf_free(&p->out);
+    dbuf_free(&p->yardstick_out);
+    dbuf_free(&p->expected);
+}
+
+/* Before each run, outside the timed region: fresh `in`, poisoned `out`. */
+static int prepare_run(void *ctx, int run)
+{
+    speed_problem *p = ctx;
+    device_fill_uniform(p->in.data, p->n, p->seed + (uint64_t)run, -1000.0f, 1000.0f);
+    device_fill_u32(p->out.data, GUARD_POISON_BITS, p->n);
+    return 0;
+}
+
+/* After each run: the whole `out` equals the naive transpose of this run's
+ * `in`, bit for bit (a transpose only moves floats). */
+static int verify_run(void *ctx, int run)
+{
+    (void)run;
+    speed_problem *p = ctx;
+    if (lab4_baseline_naive(p->in.data, p->expected.data, p->size, p->size) != LAB_OK)
+        return 1;
+    return device_count_mismatches(p->out.data, p->expected.data, p->n, 0.0, 0.0) != 0;
+}
+
+static double bytes_moved(const speed_problem *p) { return 2.0 * (double)p->n * sizeof(float); }
+
+static const char VERIFY_HINT[] =
+    "Every timed call must transpose that run's fresh `in` into `out`; run the correctness "
+    "checks first.";
+
+/* The student's version (or a grader kernel standing in for it, in the
+ * self-tests) against a yardstick: a baseline, or cudaMemcpy when
+ * `yardstick` is NULL. `judge` = 0 measures without judging. */
+static double time_against(const transpose_call *timed, const char *timed_name,
+                           lab_status (*yardstick)(const float *, float *, int, int),
+                           const char *yardstick_name, speed_problem *p, const char *ratio_name,
+                           double threshold, const char *hint, int judge)
+{
+    char description[192];
+    snprintf(description, sizeof description, "%s vs %s, %dx%d floats", timed_name,
+             yardstick_name, p->size, p->size);
+    transpose_call student = *timed;
+    student.in = p->in.data;
+    student.out = p->out.data;
+    student.size = p->size;
+    transpose_call base = {LAB4_SMEM, yardstick, p->in.data, p->yardstick_out.data, p->size};
+    copy_call copy = {p->in.data, p->yardstick_out.data, p->n * sizeof(float)};
+    timed_launch base_launch = yardstick ? launch_transpose : launch_copy;
+    void *base_ctx = yardstick ? (void *)&base : (void *)&copy;
+    timing_guard guard = {prepare_run, verify_run, p};
+    speed_spec spec = {ratio_name, description, threshold, bytes_moved(p), 0.0, hint,
+                       VERIFY_HINT};
+    if (judge)
+        return speed_check(launch_transpose, &student, base_launch, base_ctx, &PLAN, &guard,
+                           &spec);
+    timing_ab_result result;
+    speed_measure(launch_transpose, &student, base_launch, base_ctx, &PLAN, &guard, &spec,
+                  &result);
+    speed_report(&result, &spec);
+    GRADER_CHECK(result.status == 0, "%s: the measurement failed (status %d)", description,
+                 result.status);
+    return result.ratio;
+}
+
+static double student_against(lab4_version v,
+                              lab_status (*yardstick)(const float *, float *, int, int),
+                              const char *yardstick_name, const char *ratio_name,
+                              double threshold, const char *hint)
+{
+    grader_require_gpu();
+    speed_problem p;
+    problem_init(&p, grader_seed() + 4000 + (uint64_t)v);
+    transpose_call student = {v, NULL, NULL, NULL, 0};
+    char name[48];
+    snprintf(name, sizeof name, "lab4_transpose(%s)", lab4_version_about(v)->name);
+    double ratio =
+        time_against(&student, name, yardstick, yardstick_name, &p, ratio_name, threshold, hint, 1);
+    gpu_expect_guards_intact(&p.out, name);
+    problem_free(&p);
+    return ratio;
+}
+
+/* --------------------------------------------------------- the checks */
+
+void gpu_smem_speed_vs_naive(void **state)
+{
+    (void)state;
+    student_against(LAB4_SMEM, lab4_baseline_naive, "naive transpose", "speedup_vs_naive",
+                    LAB4_SMEM_SPEEDUP_MIN,
+                    "The shared tile should make both global sides coalesced: check that a "
+                    "warp's 32 loads and its 32 stores each cover one row segment "
+                    "(TODO(4.2), (4.3); make check-lab4 reports the sectors per request on the "
+                    "CPU). Handout sections 2 and 3.");
+}
+
+void gpu_padded_speed_vs_unpadded(void **state)
+{
+    (void)state;
+    student_against(LAB4_PADDED, lab4_baseline_unpadded, "unpadded tile (the grader's)",
+                    "speedup_vs_unpadded", LAB4_PADDED_SPEEDUP_MIN,
+                    "The padding removes the 32-way bank conflict of the column read only if "
+                    "the kernel reads the tile through the padded pitch: use lab4_tile_pitch("
+                    "PADDED) in the kernel and the offsets of TODO(4.4). Handout section 5.");
+}
+
+void gpu_multirow_fraction_of_copy(void **state)
+{
+    (void)state;
+    student_against(LAB4_MULTIROW, NULL, "cudaMemcpy device-to-device", "fraction_of_copy",
+                    LAB4_MULTIROW_COPY_FRACTION_MIN,
+                    "The multirow kernel should move data almost as fast as a copy: padded "
+                    "tile, all LAB4_PASSES loads issued before the barrier, loops unrolled. "
+                    "Handout section 7.");
+}
+
+/* Every kernel alone, in GB/s and as a share of cudaMemcpy's bandwidth in
+ * this run: the handout's table. Measured, never judged; a student kernel
+ * that fails its verification is left out with a note. */
+void gpu_bandwidth_table(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    speed_problem p;
+    problem_init(&p, grader_seed() + 4100);
+    timing_guard guard = {prepare_run, verify_run, &p};
+    copy_call copy = {p.in.data, p.yardstick_out.data, p.n * sizeof(float)};
+    stats_summary copy_ms;
+    GRADER_CHECK(timing_measure(launch_copy, &copy, &PLAN, NULL, &copy_ms) == 0,
+                 "timing cudaMemcpy failed");
+    double copy_gbps = bytes_moved(&p) / (copy_ms.median * 1e-3) / 1e9;
+    grader_metric("copy_gbps", copy_gbps, "GB/s");
+    struct {
+        const char *name;
+        transpose_call call;
+    } kernels[] = {
+        {"naive", {LAB4_SMEM, lab4_baseline_naive, p.in.data, p.out.data, p.size}},
+        {"unpadded_baseline", {LAB4_SMEM, lab4_baseline_unpadded, p.in.data, p.out.data, p.size}},
+        {"smem", {LAB4_SMEM, NULL, p.in.data, p.out.data, p.size}},
+        {"padded", {LAB4_PADDED, NULL, p.in.data, p.out.data, p.size}},
+        {"multirow", {LAB4_MULTIROW, NULL, p.in.data, p.out.data, p.size}},
+    };
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; ++k) {
+        stats_summary ms;
+        char call[64];
+        snprintf(call, sizeof call, "%s transpose (timing)", kernels[k].name);
+        grader_watch(call, grader_call_limit_s(bytes_moved(&p), 0.0) * (PLAN.warmup + PLAN.runs));
+        int status = timing_measure(launch_transpose, &kernels[k].call, &PLAN, &guard, &ms);
+        grader_unwatch();
+        if (status != 0) {
+            grader_note("%s: not timed (%s)", kernels[k].name,
+                        status == TIMING_WRONG_RESULT ? "its output was wrong"
+                                                      : lab_status_name((lab_status)status));
+            continue;
+        }
+        double gbps = bytes_moved(&p) / (ms.median * 1e-3) / 1e9;
+        char metric[64];
+        snprintf(metric, sizeof metric, "%s_gbps", kernels[k].name);
+        grader_metric(metric, gbps, "GB/s");
+        snprintf(metric, sizeof metric, "%s_fraction_of_copy", kernels[k].name);
+        grader_metric(metric, gbps / copy_gbps, "ratio");
+        grader_note("%-18s %7.0f GB/s  %5.1f%% of cudaMemcpy (%.0f GB/s)", kernels[k].name, gbps,
+                    100.0 * gbps / copy_gbps, copy_gbps);
+    }
+    problem_free(&p);
+}
+
+/* ---------------------------------------------------------- self-tests */
+
+/* A grader kernel in the student's place must not reach the threshold the
+ * student's kernel is held to. */
+static void expect_below(lab_status (*standin)(const float *, float *, int, int),
+                         const char *standin_name,
+                         lab_status (*yardstick)(const float *, float *, int, int),
+                         const char *yardstick_name, const char *ratio_name, double threshold)
+{
+    grader_require_gpu();
+    speed_problem p;
+    problem_init(&p, grader_seed() + 4200);
+    transpose_call call = {LAB4_SMEM, standin, NULL, NULL, 0};
+    double ratio = time_against(&call, standin_name, yardstick, yardstick_name, &p, ratio_name,
+                                threshold, "", 0);
+    problem_free(&p);
+    GRADER_CHECK(ratio < threshold,
+                 "%s reached %.3f against %s, at or above the threshold %.3f that only the "
+                 "lab's lesson should reach: the threshold in lab4_rubric.h is too low.",
+                 standin_name, ratio, yardstick_name, threshold);
+}
+
+void selftest_naive_below_smem_threshold(void **state)
+{
+    (void)state;
+    expect_below(lab4_baseline_naive, "naive transpose", lab4_baseline_naive, "naive transpose",
+                 "speedup_vs_naive", LAB4_SMEM_SPEEDUP_MIN);
+}
+
+void selftest_unpadded_below_padded_threshold(void **state)
+{
+    (void)state;
+    expect_below(lab4_baseline_unpadded, "unpadded tile", lab4_baseline_unpadded,
+                 "unpadded tile", "speedup_vs_unpadded", LAB4_PADDED_SPEEDUP_MIN);
+}
+
+void selftest_unpadded_below_copy_threshold(void **state)
+{
+    (void)state;
+    expect_below(lab4_baseline_unpadded, "unpadded tile", NULL, "cudaMemcpy device-to-device",
+                 "fraction_of_copy", LAB4_MULTIROW_COPY_FRACTION_MIN);
+}
