@@ -72,6 +72,9 @@ static void problem_init(speed_problem *p, uint64_t seed)
     dbuf_alloc(&p->out, "out", p->n * sizeof(float));
     dbuf_alloc(&p->yardstick_out, "out (yardstick)", p->n * sizeof(float));
     dbuf_alloc(&p->expected, "out (grader's transpose)", p->n * sizeof(float));
+    /* Canaries around `out` (checked after the timing); its payload is
+     * poisoned again before every run. */
+    dbuf_poison(&p->out);
 }
 
 static void problem_free(speed_problem *p)
