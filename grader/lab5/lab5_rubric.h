@@ -15,8 +15,10 @@
  * three textbook kernels on 2^26 floats (one run each, CUDA 13.0) read
  * 422 GB/s (divergent), 674 (strided) and 872 (sequential) on an H100 80GB
  * HBM3, and 421 / 674 / 872 on an H200: (3)/(1) = 2.07 on both. Our stages
- * add one atomicAdd per block (262144 of them at 2^27 / 256) and a 4-byte
- * memset, which cost both stages alike. 1.5 would sit 28% under 2.07, far
+ * add one atomicAdd per block (524288 of them at 2^27 / 256, all to one
+ * address) and a 4-byte memset. If the L2 serialises those atomics more
+ * slowly than stage (3) produces them, they cap (3)-(5) and the measured
+ * ratio falls below 2.07: check the reference's GB/s against the probe's. 1.5 would sit 28% under 2.07, far
  * outside a 15% re-measure band, and 50% over the 1.0 of stage (1) against
  * itself (selftest_divergent_below_ratio_threshold). Replace with measured
  * min/median/max of the reference and of the self-test. */
