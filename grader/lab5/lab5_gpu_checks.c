@@ -1,0 +1,577 @@
+/* Lab 5 GPU checks: every stage's whole sum on awkward sizes (exact with
+ * integer-valued floats, within a tolerance growing with n for random
+ * floats), the contract on *out, bad input, and speed: stage (3) against
+ * stage (1), and each stage against a device-to-device copy, in one run. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "gpu_checks.h"
+#include "guard.h"
+#include "harness.h"
+#include "lab5_checks.h"
+#include "lab5_rubric.h"
+#include "rng.h"
+#include "speed_check.h"
+
+typedef lab_status (*sum_fn)(const float *, float *, int);
+
+typedef struct {
+    const char *name;
+    sum_fn fn;
+    int per_block;     /* elements one block covers (0: grid-stride) */
+    const char *hint;  /* which TODOs and sections to read when its sum is wrong */
+} stage_info;
+
+static const stage_info DIVERGENT = {
+    "lab5_sum_divergent", lab5_sum_divergent, LAB5_BLOCK,
+    "Check TODO(5.1) (the active threads, handout section 3) and TODO(5.2) (0.0f past n, a "
+    "barrier after the load and after every step, thread 0's atomicAdd; sections 2 and 3)."};
+static const stage_info STRIDED = {
+    "lab5_sum_strided", lab5_sum_strided, LAB5_BLOCK,
+    "Check TODO(5.4) (the index, handout section 5) and TODO(5.5) (the same load, barriers and "
+    "atomicAdd as stage (1); section 5)."};
+static const stage_info SEQUENTIAL = {
+    "lab5_sum_sequential", lab5_sum_sequential, LAB5_BLOCK,
+    "Check TODO(5.6) (handout section 6) and TODO(5.7): the loop must start at blockDim.x / 2, "
+    "halve the stride each step and run the step with stride 1 (section 7's four bugs), with "
+    "a barrier after every step."};
+static const stage_info FIRST_ADD = {
+    "lab5_sum_first_add", lab5_sum_first_add, 2 * LAB5_BLOCK,
+    "Check TODO(5.8): each block covers 2*blockDim.x elements, each thread adds the two it "
+    "loads (0.0f for one past n) before stage (3)'s steps; handout section 8.1."};
+static const stage_info WARP_SHUFFLE = {
+    "lab5_sum_warp_shuffle", lab5_sum_warp_shuffle, 2 * LAB5_BLOCK,
+    "Check TODO(5.9): shared-memory steps down to stride 64, then warp 0 adds s[t] + s[t + 32] "
+    "and shuffles with offsets 16, 8, 4, 2, 1 and the full mask; handout section 8.2."};
+static const stage_info GRID_STRIDE = {
+    "lab5_sum_grid_stride", lab5_sum_grid_stride, 0,
+    "Check TODO(5.10): the elements before the first 16-byte boundary and after the last "
+    "whole float4, the grid-stride step (all the grid's threads), and the block sum; and "
+    "TODO(5.11), the grid; handout section 8.3."};
+
+static const char ZERO_HINT[] =
+    "The blocks add into *out, so the entry point must set it to zero before the kernel on "
+    "every call: TODO(5.3), handout section 4.";
+
+/* ------------------------------------------------------- correctness */
+
+typedef enum { INPUT_INTEGERS, INPUT_NEGATIVE, INPUT_UNIFORM } input_kind;
+
+typedef struct {
+    int n;
+    input_kind kind;
+    int offset;  /* in starts this many floats after a 256-byte boundary */
+} sum_case;
+
+#define BIG_N ((1 << 24) + 1)
+
+/* Integer-valued inputs in [-8, 8] keep every partial sum of these sizes far
+ * below 2^24 in any order, so the float sum must be exact. All-negative
+ * inputs in [-8, -1] stay exact up to n = 2^21. Uniform floats in [-1, 1)
+ * against a double reference, with the tolerance of sum_tolerance. */
+static const sum_case CASES[] = {
+    {1, INPUT_INTEGERS, 0},      {2, INPUT_INTEGERS, 0},       {31, INPUT_INTEGERS, 0},
+    {1023, INPUT_INTEGERS, 0},   {1025, INPUT_INTEGERS, 0},    {BIG_N, INPUT_INTEGERS, 0},
+    {1, INPUT_NEGATIVE, 0},      {31, INPUT_NEGATIVE, 0},      {1025, INPUT_NEGATIVE, 0},
+    {1000003, INPUT_NEGATIVE, 0}, {2, INPUT_UNIFORM, 0},       {1023, INPUT_UNIFORM, 0},
+    {1025, INPUT_UNIFORM, 0},    {BIG_N, INPUT_UNIFORM, 0},    {2, INPUT_INTEGERS, 3},
+    {7, INPUT_INTEGERS, 1},      {1025, INPUT_INTEGERS, 1},    {1000003, INPUT_INTEGERS, 3},
+};
+
+static const char *kind_name(input_kind kind)
+{
+    return kind == INPUT_INTEGERS ? "integers in [-8, 8]"
+           : kind == INPUT_NEGATIVE ? "integers in [-8, -1]"
+                                    : "uniform floats in [-1, 1)";
+}
+
+/* A float32 sum of n values in [-1, 1) rounds at every addition; in the
+ * orders these stages use the error stays around 2^-24 * sqrt(n) times the
+ * partial sums. The grader allows n * 2^-25 (0.5 at n = 2^24) plus four
+ * roundings of the result: far above what a correct order produces, and
+ * the exact integer cases catch a lost element the tolerance would hide. */
+static double sum_tolerance(int n, double ref)
+{
+    return ldexp((double)n, -25) + 4.0 * ldexp(fabs(ref), -24);
+}
+
+static uint32_t float_bits(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+/* Why a sum is wrong, where the pattern says. */
+static void diagnose(const stage_info *stage, const float *x, int n, float got, double ref,
+                     char *out, size_t size)
+{
+    out[0] = '\0';
+    if (isnan(got)) {
+        snprintf(out, size, " *out is NaN%s: before the call it held a NaN poison, so either "
+                 "nothing was added into it, or the blocks added into the poison because it "
+                 "was never set to zero (TODO(5.3), handout section 4).",
+                 float_bits(got) == GUARD_POISON_BITS ? " (still the poison, bit for bit)" : "");
+        return;
+    }
+    if (stage->per_block > 0 && n % stage->per_block != 0 && n > stage->per_block) {
+        double last = 0.0;
+        for (int i = n - n % stage->per_block; i < n; ++i)
+            last += x[i];
+        if (last != 0.0 && (double)got == ref - last) {
+            snprintf(out, size, " The difference is exactly the sum of the last %d elements, "
+                     "the last partial block: its threads past n must store 0.0f and still "
+                     "take part, and the grid must cover it.", n % stage->per_block);
+            return;
+        }
+    }
+    if (ref != 0.0 && (double)got == 2.0 * ref)
+        snprintf(out, size, " It is exactly twice the sum: every element counted twice.");
+}
+
+static void fill_input(float *host, size_t count, input_kind kind, uint64_t seed)
+{
+    if (kind == INPUT_INTEGERS)
+        rng_fill_integers(host, count, seed, -8, 8);
+    else if (kind == INPUT_NEGATIVE)
+        rng_fill_integers(host, count, seed, -8, -1);
+    else
+        rng_fill_uniform(host, count, seed, -1.0f, 1.0f);
+}
+
+static void expect_sum(const stage_info *stage, const sum_case *c, uint64_t seed)
+{
+    size_t total = (size_t)c->n + (size_t)c->offset;
+    float *host = grader_malloc(total * sizeof *host);
+    fill_input(host, total, c->kind, seed);
+    /* Elements before the start must not count: make them large. */
+    for (int i = 0; i < c->offset; ++i)
+        host[i] = 1000.0f;
+    const float *x = host + c->offset;
+    double ref = 0.0;
+    for (int i = 0; i < c->n; ++i)
+        ref += x[i];
+    device_buffer in, out;
+    dbuf_alloc(&in, "in", total * sizeof(float));
+    dbuf_alloc(&out, "out", sizeof(float));
+    dbuf_upload(&in, host);
+    dbuf_poison(&out);
+    char call[160];
+    snprintf(call, sizeof call, "%s(n=%d, %s%s, seed=%llu)", stage->name, c->n,
+             kind_name(c->kind), c->offset ? ", in not 16-byte aligned" : "",
+             (unsigned long long)seed);
+    gpu_expect_ok(stage->fn((const float *)in.data + c->offset, (float *)out.data, c->n), call);
+    float got;
+    dbuf_download(&out, &got);
+    gpu_expect_guards_intact(&out, call);
+    double tol = c->kind == INPUT_UNIFORM ? sum_tolerance(c->n, ref) : 0.0;
+    if (!(isfinite(got) && fabs((double)got - ref) <= tol)) {
+        char why[400];
+        diagnose(stage, x, c->n, got, ref, why, sizeof why);
+        free(host);
+        GRADER_FAIL("%s: *out = %.9g, expected %.9g (%s).%s %s", call, (double)got, ref,
+                    tol > 0 ? "within a tolerance that grows with n" : "exactly: integer sums",
+                    why, stage->hint);
+    }
+    gpu_expect_unchanged(&in, host, call);
+    free(host);
+    dbuf_free(&in);
+    dbuf_free(&out);
+}
+
+static void expect_stage_sums(const stage_info *stage)
+{
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; ++k)
+        expect_sum(stage, &CASES[k], grader_seed() + 1000 * (uint64_t)k);
+}
+
+void gpu_divergent_sums(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_stage_sums(&DIVERGENT);
+}
+
+void gpu_strided_sums(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_stage_sums(&STRIDED);
+}
+
+void gpu_sequential_sums(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_stage_sums(&SEQUENTIAL);
+}
+
+void gpu_first_add_sums(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_stage_sums(&FIRST_ADD);
+}
+
+void gpu_warp_shuffle_sums(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_stage_sums(&WARP_SHUFFLE);
+}
+
+void gpu_grid_stride_sums(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_stage_sums(&GRID_STRIDE);
+}
+
+/* ----------------------------------------------- the contract on *out */
+
+/* *out holds a finite value before the call, and the stage is called twice
+ * without resetting it: both calls must leave exactly the sum. */
+static void expect_overwrites(const stage_info *stage)
+{
+    enum { N = 1025 };
+    const float before = 1000.0f;
+    float host[N];
+    rng_fill_integers(host, N, grader_seed() + 77, -8, 8);
+    double ref = 0.0;
+    for (int i = 0; i < N; ++i)
+        ref += host[i];
+    device_buffer in, out;
+    dbuf_alloc(&in, "in", sizeof host);
+    dbuf_alloc(&out, "out", sizeof(float));
+    dbuf_upload(&in, host);
+    dbuf_upload(&out, &before);
+    for (int call_no = 1; call_no <= 2; ++call_no) {
+        char call[128];
+        snprintf(call, sizeof call, "%s(n=%d), call %d, *out = %g before the first call",
+                 stage->name, N, call_no, (double)before);
+        gpu_expect_ok(stage->fn((const float *)in.data, (float *)out.data, N), call);
+        float got;
+        dbuf_download(&out, &got);
+        double previous = call_no == 1 ? before : ref;
+        GRADER_CHECK((double)got == ref,
+                     "%s: *out = %.9g, expected the sum %.9g.%s %s", call, (double)got, ref,
+                     (double)got == ref + previous
+                         ? " That is the sum plus what *out held before the call: the call "
+                           "added to it instead of overwriting it."
+                         : (double)got == previous ? " *out was not written at all." : "",
+                     (double)got == ref + previous ? ZERO_HINT : stage->hint);
+    }
+    dbuf_free(&in);
+    dbuf_free(&out);
+}
+
+void gpu_sum_overwrites_out(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_overwrites(&DIVERGENT);
+    expect_overwrites(&SEQUENTIAL);
+}
+
+/* -------------------------------------------------------- bad input */
+
+void gpu_rejects_bad_input(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const stage_info *stages[] = {&DIVERGENT, &STRIDED, &SEQUENTIAL, &FIRST_ADD, &WARP_SHUFFLE,
+                                  &GRID_STRIDE};
+    device_buffer in, out;
+    dbuf_alloc(&in, "in", 64 * sizeof(float));
+    dbuf_alloc(&out, "out", sizeof(float));
+    float zeros[64] = {0};
+    dbuf_upload(&in, zeros);
+    const float *i = in.data;
+    float *o = out.data;
+    for (size_t s = 0; s < sizeof stages / sizeof stages[0]; ++s) {
+        const stage_info *st = stages[s];
+        struct {
+            const float *in;
+            float *out;
+            int n;
+            lab_status expected;
+            const char *what;
+        } cases[] = {{i, o, 0, LAB_ERR_INVALID_SIZE, "n=0"},
+                     {i, o, -7, LAB_ERR_INVALID_SIZE, "n=-7"},
+                     {NULL, o, 64, LAB_ERR_NULL_POINTER, "in=NULL"},
+                     {i, NULL, 64, LAB_ERR_NULL_POINTER, "out=NULL"}};
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+            char call[96];
+            snprintf(call, sizeof call, "%s(%s)", st->name, cases[k].what);
+            dbuf_poison(&out);
+            gpu_expect_rejected(st->fn(cases[k].in, cases[k].out, cases[k].n), cases[k].expected,
+                                &out, call);
+        }
+    }
+    dbuf_free(&in);
+    dbuf_free(&out);
+}
+
+/* ------------------------------------------------------------ speed */
+
+/* 2^27 floats (512 MiB): ten times an H100's L2, and long enough (about
+ * 0.2 ms at copy speed) that launch overheads are a few percent. */
+#define SPEED_N (1 << 27)
+
+static const timing_plan SPEED_PLAN = {.warmup = 3, .runs = 31, .launches_per_run = 1,
+                                       .flush_l2 = 1};
+
+/* One measurement: stage a against stage b, or against the copy when b is
+ * NULL. Integer-valued inputs in [-2, 2]: every partial sum stays below 2^24
+ * in any order, so each timed call's *out is checked exactly. */
+typedef struct {
+    const stage_info *a, *b;
+    device_buffer in, out_a, out_b, copy_out;
+    float *host;
+    double sum;
+    int n;
+} speed_run;
+
+/* Fresh inputs for every run: one element changes (a 4-byte copy), so its
+ * sum differs from the last run's, and the outputs are poisoned. */
+static int speed_prepare(void *ctx, int run)
+{
+    speed_run *r = ctx;
+    size_t idx = ((size_t)run * 2654435761u + 12345u) % (size_t)r->n;
+    float old = r->host[idx], fresh = old >= 0.0f ? old - 1.0f : old + 1.0f;
+    r->host[idx] = fresh;
+    r->sum += (double)fresh - (double)old;
+    CUDA_CHECK(cudaMemcpy((float *)r->in.data + idx, &fresh, sizeof fresh,
+                          cudaMemcpyHostToDevice));
+    device_fill_u32(r->out_a.data, GUARD_POISON_BITS, 1);
+    if (r->b)
+        device_fill_u32(r->out_b.data, GUARD_POISON_BITS, 1);
+    return 0;
+}
+
+static int output_is(const device_buffer *out, double want)
+{
+    float got;
+    CUDA_CHECK(cudaMemcpy(&got, out->data, sizeof got, cudaMemcpyDeviceToHost));
+    return (double)got == want;
+}
+
+static int speed_verify(void *ctx, int run)
+{
+    (void)run;
+    speed_run *r = ctx;
+    int ok = output_is(&r->out_a, r->sum);
+    if (r->b)
+        ok = ok && output_is(&r->out_b, r->sum);
+    return !ok;
+}
+
+static int launch_a(void *ctx)
+{
+    speed_run *r = ctx;
+    return r->a->fn((const float *)r->in.data, (float *)r->out_a.data, r->n);
+}
+
+static int launch_b(void *ctx)
+{
+    speed_run *r = ctx;
+    return r->b->fn((const float *)r->in.data, (float *)r->out_b.data, r->n);
+}
+
+/* The yardstick: a device-to-device cudaMemcpy of n/2 floats, reading and
+ * writing as many bytes (4n) as the reduction reads. */
+static int launch_copy(void *ctx)
+{
+    speed_run *r = ctx;
+    cudaError_t err = cudaMemcpyAsync(r->copy_out.data, r->in.data,
+                                      (size_t)(r->n / 2) * sizeof(float),
+                                      cudaMemcpyDeviceToDevice, 0);
+    return err == cudaSuccess ? 0 : (int)LAB_ERR_CUDA;
+}
+
+static void speed_run_init(speed_run *r, const stage_info *a, const stage_info *b)
+{
+    memset(r, 0, sizeof *r);
+    r->a = a;
+    r->b = b;
+    r->n = SPEED_N;
+    r->host = grader_malloc((size_t)r->n * sizeof(float));
+    rng_fill_integers(r->host, (size_t)r->n, grader_seed() + 900, -2, 2);
+    for (int i = 0; i < r->n; ++i)
+        r->sum += r->host[i];
+    dbuf_alloc(&r->in, "in", (size_t)r->n * sizeof(float));
+    dbuf_upload(&r->in, r->host);
+    dbuf_alloc(&r->out_a, "out", sizeof(float));
+    if (b)
+        dbuf_alloc(&r->out_b, "out_b", sizeof(float));
+    else
+        dbuf_alloc(&r->copy_out, "copy_out", (size_t)(r->n / 2) * sizeof(float));
+}
+
+static void speed_run_free(speed_run *r)
+{
+    dbuf_free(&r->in);
+    dbuf_free(&r->out_a);
+    if (r->b)
+        dbuf_free(&r->out_b);
+    else
+        dbuf_free(&r->copy_out);
+    free(r->host);
+}
+
+/* Measures a against b (or the copy). judge: fail below the threshold;
+ * otherwise only report. Fills *result when given. */
+static double measure(const stage_info *a, const stage_info *b, double threshold,
+                      const char *ratio_name, const char *hint, int judge,
+                      timing_ab_result *result)
+{
+    speed_run r;
+    speed_run_init(&r, a, b);
+    char description[200], verify_hint[600];
+    if (b)
+        snprintf(description, sizeof description, "%s vs %s, n=%d", a->name, b->name, r.n);
+    else
+        snprintf(description, sizeof description,
+                 "%s vs device-to-device cudaMemcpy of the same bytes, n=%d", a->name, r.n);
+    snprintf(verify_hint, sizeof verify_hint, "%s%s%s", a->hint, b ? " Or: " : "",
+             b ? b->hint : "");
+    timing_guard guard = {speed_prepare, speed_verify, &r};
+    speed_spec spec = {.ratio_name = ratio_name,
+                       .description = description,
+                       .threshold = threshold,
+                       .bytes_per_launch = 4.0 * r.n,
+                       .hint = hint,
+                       .verify_hint = verify_hint};
+    double ratio;
+    timed_launch baseline = b ? launch_b : launch_copy;
+    if (judge) {
+        ratio = speed_check(launch_a, &r, baseline, &r, &SPEED_PLAN, &guard, &spec);
+    } else {
+        timing_ab_result local;
+        timing_ab_result *res = result ? result : &local;
+        speed_measure(launch_a, &r, baseline, &r, &SPEED_PLAN, &guard, &spec, res);
+        speed_report(res, &spec);
+        ratio = res->ratio;
+    }
+    speed_run_free(&r);
+    return ratio;
+}
+
+void gpu_sequential_speed_vs_divergent(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    measure(&SEQUENTIAL, &DIVERGENT, LAB5_SEQUENTIAL_OVER_DIVERGENT_MIN,
+            "speedup_over_divergent",
+            "Stage (3) should beat stage (1) because its active threads fill whole warps while "
+            "more than 32 work: check that TODO(5.7) uses your TODO(5.6) helper with the "
+            "stride halving from blockDim.x / 2 (cpu_sequential_steps_convergent shows the "
+            "divergent warps per step), handout sections 6 and 9.",
+            1, NULL);
+}
+
+void gpu_sequential_fraction_of_copy(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    measure(&SEQUENTIAL, NULL, LAB5_SEQUENTIAL_COPY_FRACTION_MIN, "fraction_of_copy_bandwidth",
+            "Stage (3) reads each element once; at this fraction of a copy's bandwidth "
+            "something else dominates. Check that every thread loads exactly one element "
+            "(TODO(5.7)), that there is one barrier per step, not more, and one atomicAdd per "
+            "block, not per thread; handout sections 6 and 9.",
+            1, NULL);
+}
+
+void gpu_divergent_and_strided_vs_copy(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    /* For the handout's table: measured, not judged. */
+    measure(&DIVERGENT, NULL, 0.0, "divergent_fraction_of_copy", NULL, 0, NULL);
+    measure(&STRIDED, NULL, 0.0, "strided_fraction_of_copy", NULL, 0, NULL);
+}
+
+void gpu_first_add_fraction_of_copy(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    measure(&FIRST_ADD, NULL, LAB5_FIRST_ADD_COPY_FRACTION_MIN, "fraction_of_copy_bandwidth",
+            "Half the blocks of stage (3), each thread adding two elements in registers as it "
+            "loads them: check that the launch's 2*blockDim.x elements per block are all "
+            "loaded by the first add (TODO(5.8)), handout section 8.1.",
+            1, NULL);
+}
+
+void gpu_warp_shuffle_fraction_of_copy(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    measure(&WARP_SHUFFLE, NULL, LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN,
+            "fraction_of_copy_bandwidth",
+            "The last six steps should run in one warp without barriers: check that the "
+            "shared-memory loop stops at stride 64 and warp 0 finishes with __shfl_down_sync "
+            "(TODO(5.9)), handout section 8.2.",
+            1, NULL);
+}
+
+void gpu_grid_stride_fraction_of_copy(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    measure(&GRID_STRIDE, NULL, LAB5_GRID_STRIDE_COPY_FRACTION_MIN, "fraction_of_copy_bandwidth",
+            "Near copy speed needs enough bytes in flight: one wave of blocks filling every SM "
+            "(TODO(5.11)), float4 loads, several independent loads per loop trip, and the "
+            "block's cooperation only once at the end (TODO(5.10)); handout section 8.3.",
+            1, NULL);
+}
+
+/* ------------------------------------------------------- self-tests */
+
+static void expect_below(const stage_info *a, const stage_info *b, double threshold,
+                         const char *rubric_name)
+{
+    timing_ab_result r;
+    measure(a, b, threshold, "yardstick_ratio", NULL, 0, &r);
+    GRADER_CHECK(r.ratio < threshold && r.pair_ratio.max < threshold,
+                 "%s graded against %s: ratio %.3f (best single pair %.3f) reaches the "
+                 "threshold %.3f, so on this GPU the speed check cannot tell it apart. "
+                 "Recalibrate %s in grader/lab5/lab5_rubric.h.",
+                 a->name, b ? b->name : "the copy", r.ratio, r.pair_ratio.max, threshold,
+                 rubric_name);
+}
+
+void selftest_divergent_below_ratio_threshold(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_below(&DIVERGENT, &DIVERGENT, LAB5_SEQUENTIAL_OVER_DIVERGENT_MIN,
+                 "LAB5_SEQUENTIAL_OVER_DIVERGENT_MIN");
+}
+
+void selftest_divergent_below_copy_fraction(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    expect_below(&DIVERGENT, NULL, LAB5_SEQUENTIAL_COPY_FRACTION_MIN,
+                 "LAB5_SEQUENTIAL_COPY_FRACTION_MIN");
+}
+
+void selftest_sequential_below_bonus_thresholds(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    double lowest = LAB5_FIRST_ADD_COPY_FRACTION_MIN;
+    if (LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN < lowest)
+        lowest = LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN;
+    if (LAB5_GRID_STRIDE_COPY_FRACTION_MIN < lowest)
+        lowest = LAB5_GRID_STRIDE_COPY_FRACTION_MIN;
+    expect_below(&SEQUENTIAL, NULL, lowest,
+                 "LAB5_FIRST_ADD_COPY_FRACTION_MIN (the lowest bonus threshold)");
+}

@@ -1,0 +1,42 @@
+/* Lab 5 grader: the list of tests, their groups and their points (out of
+ * 50, plus 16 bonus for stages (4)-(6)). Thresholds and their calibration:
+ * lab5_rubric.h. */
+#include "harness.h"
+#include "lab5_checks.h"
+
+static const grader_test tests[] = {
+    /* CPU: the helpers on simulated 256- and 1024-thread blocks. */
+    GRADER_TEST(cpu_divergent_steps_add_up, GROUP_CPU, 5),       /* TODO(5.1) */
+    GRADER_TEST(cpu_strided_steps_contiguous, GROUP_CPU, 4),     /* TODO(5.4) */
+    GRADER_TEST(cpu_sequential_steps_convergent, GROUP_CPU, 6),  /* TODO(5.6) */
+    /* GPU: every stage's whole sum on awkward sizes. */
+    GRADER_TEST(gpu_divergent_sums, GROUP_GPU, 7),               /* TODO(5.2) */
+    GRADER_TEST(gpu_strided_sums, GROUP_GPU, 6),                 /* TODO(5.5) */
+    GRADER_TEST(gpu_sequential_sums, GROUP_GPU, 7),              /* TODO(5.7) */
+    GRADER_TEST(gpu_sum_overwrites_out, GROUP_GPU, 3),           /* TODO(5.3) */
+    GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 3),            /* validation (given code) */
+    /* GPU: speed. The lesson is convergence: (3) against (1) in one run, and
+     * (3) against the copy so that a slow (1) cannot buy the ratio. */
+    GRADER_TEST(gpu_sequential_speed_vs_divergent, GROUP_GPU, 6),
+    GRADER_TEST(gpu_sequential_fraction_of_copy, GROUP_GPU, 3),
+    /* Measured for the handout's table, never judged. */
+    GRADER_TEST(gpu_divergent_and_strided_vs_copy, GROUP_GPU, 0),
+    /* Extension, stages (4)-(6): extra credit. */
+    GRADER_BONUS(gpu_first_add_sums, GROUP_GPU, 2),              /* TODO(5.8) */
+    GRADER_BONUS(gpu_first_add_fraction_of_copy, GROUP_GPU, 2),
+    GRADER_BONUS(gpu_warp_shuffle_sums, GROUP_GPU, 2),           /* TODO(5.9) */
+    GRADER_BONUS(gpu_warp_shuffle_fraction_of_copy, GROUP_GPU, 2),
+    GRADER_BONUS(gpu_grid_stride_sums, GROUP_GPU, 3),            /* TODO(5.10), (5.11) */
+    GRADER_BONUS(gpu_grid_stride_fraction_of_copy, GROUP_GPU, 5),
+    GRADER_TEST(selftest_divergent_below_ratio_threshold, GROUP_SELFTEST, 0),
+    GRADER_TEST(selftest_divergent_below_copy_fraction, GROUP_SELFTEST, 0),
+    GRADER_TEST(selftest_sequential_below_bonus_thresholds, GROUP_SELFTEST, 0),
+};
+
+int main(int argc, char **argv)
+{
+    grader_suite suite = {"lab5", "Lab 5 - parallel reduction",
+                          "handouts/lab5-reduction-divergence.md", GRADER_IMPLEMENTATION, tests,
+                          sizeof tests / sizeof tests[0]};
+    return grader_main(&suite, argc, argv);
+}
