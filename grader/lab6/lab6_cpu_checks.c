@@ -21,7 +21,7 @@ static void expect_chunks(int n, int chunks)
                      "chunks must follow each other with no gap or overlap%s. See %s, "
                      "section 4.",
                      n, chunks, i, r.offset, r.count, expected_offset, i - 1,
-                     r.offset < 0 ? " (a negative offset: did n * index overflow an int?)" : "",
+                     r.offset < 0 || r.count < 0 ? " (a negative offset or count: did n * index overflow an int?)" : "",
                      LAB6_HANDOUT);
         expected_offset = r.offset + r.count;
         smallest = r.count < smallest ? r.count : smallest;
@@ -32,7 +32,7 @@ static void expect_chunks(int n, int chunks)
                  "section 4.",
                  chunks, n, expected_offset,
                  expected_offset < n ? "the last elements belong to no chunk (is the remainder "
-                                       "n %% chunks dropped?)"
+                                       "n % chunks dropped?)"
                                      : "the chunks run past the end of the array",
                  LAB6_HANDOUT);
     GRADER_CHECK(largest - smallest <= 1,
