@@ -225,8 +225,10 @@ static void measure(speed_env *e, timed_launch student, int streams, const timin
     double serial = t->ab.b_ms.median, streamed = t->ab.a_ms.median;
     t->speedup = serial / streamed;
     t->efficiency = serial > t->bound_ms ? (serial - streamed) / (serial - t->bound_ms) : 0.0;
-    /* No pipeline beats its longest stage: a run that does, did not run it. */
-    GRADER_CHECK(t->ab.a_ms.min >= 0.9 * t->bound_ms,
+    /* No pipeline beats its longest stage by much (copies in several
+     * streams may share the link a little better than one large copy): a
+     * run far below it did not do the work. */
+    GRADER_CHECK(t->ab.a_ms.min >= 0.75 * t->bound_ms,
                  "%s: %.3f ms per run is shorter than its longest stage alone (%.3f ms): the "
                  "timed runs did not do all the work.",
                  what, t->ab.a_ms.min, t->bound_ms);
