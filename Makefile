@@ -53,6 +53,15 @@ check-lab%: configure
 	@mkdir -p $(BUILD)/results
 	@$(BUILD)/bin/lab$*_check --results $(BUILD)/results/lab$*_check.json $(GRADER_ARGS)
 
+# Lab 6's timeline picture: a serial and a streamed run of YOUR pipeline, as
+# recorded by CUPTI, drawn with matplotlib into $(BUILD)/results/lab6_timeline.png.
+.PHONY: plot-lab6
+plot-lab6: configure
+	$(call quiet_build,--target lab6_timeline)
+	@mkdir -p $(BUILD)/results
+	@$(BUILD)/bin/lab6_timeline $(BUILD)/results/lab6_timeline.csv
+	@python3 grader/lab6/plot_timeline.py $(BUILD)/results/lab6_timeline.csv $(BUILD)/results/lab6_timeline.png
+
 check-solution-lab%: configure
 	$(call quiet_build,--target lab$*_check_solution)
 	@mkdir -p $(BUILD)/results

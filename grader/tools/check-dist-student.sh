@@ -7,8 +7,9 @@
 # answers (no solutions/, no race-demo mutant, no copy of a solution file:
 # dist-student checks the last itself), that it configures without
 # solutions/ (no solution graders or tests, the skeleton tests present),
-# that lab 1's grader and those linked against prebuilt answer libraries
-# (lab 3's, lab 4's) build, and that the untouched skeletons fail their CPU checks
+# that lab 1's grader, those linked against prebuilt answer libraries
+# (lab 3's, lab 4's) and lab 6's (with its link-time wrapped CUDA calls)
+# build, and that the untouched skeletons fail their CPU checks
 # with exit status 1: graded and failed, not crashed.
 #
 # Only what these checks need is built, for one GPU architecture, to keep
@@ -57,9 +58,9 @@ grep -q 'lab1.skeleton.cpu_checks_fail' <<<"$tests" || fail "the skeleton tests 
 
 # ------------------------------------------- builds and grades like here
 cmake --build "$copy/build" -j "$(nproc 2>/dev/null || echo 2)" \
-  --target lab1_check lab3_check lab4_check lab5_check >"$work/build.log" 2>&1 ||
-  fail "building lab1_check, lab3_check, lab4_check and lab5_check in the copy failed; see $work/build.log"
-for lab in 1 3 4 5; do
+  --target lab1_check lab3_check lab4_check lab5_check lab6_check >"$work/build.log" 2>&1 ||
+  fail "building lab1_check, lab3_check, lab4_check, lab5_check and lab6_check in the copy failed; see $work/build.log"
+for lab in 1 3 4 5 6; do
   status=0
   "$copy/build/bin/lab${lab}_check" --group cpu >"$work/lab${lab}_check.log" 2>&1 || status=$?
   [ "$status" -eq 1 ] ||

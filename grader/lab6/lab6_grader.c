@@ -1,0 +1,31 @@
+/* Lab 6 grader: the list of tests, their groups and their points (out of
+ * 50). Thresholds and their calibration: lab6_rubric.h. */
+#include "harness.h"
+#include "lab6_checks.h"
+
+static const grader_test tests[] = {
+    /* CPU: the helpers. */
+    GRADER_TEST(cpu_chunk_ranges, GROUP_CPU, 6),                  /* TODO(6.1) */
+    GRADER_TEST(cpu_issue_orders, GROUP_CPU, 6),                  /* TODO(6.2) */
+    /* GPU. The lesson is the overlap: right results from a pipeline whose
+     * copies never overlap its kernels earn none of the correctness points. */
+    GRADER_TEST(gpu_pipeline_holds_pinned_streams, GROUP_GPU, 4), /* TODO(6.3), (6.4) */
+    GRADER_TEST(gpu_pipeline_overlaps, GROUP_GPU, 8),             /* TODO(6.5), CUPTI */
+    GRADER_GATED(gpu_pipeline_correct, GROUP_GPU, 10, gpu_pipeline_overlaps),
+    GRADER_TEST(gpu_pipeline_events_time_the_run, GROUP_GPU, 3),  /* TODO(6.6) */
+    GRADER_TEST(gpu_pipeline_releases_everything, GROUP_GPU, 4),  /* TODO(6.7) */
+    GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 2),             /* validation (given code) */
+    GRADER_TEST(gpu_streamed_speedup, GROUP_GPU, 4),
+    GRADER_TEST(gpu_overlap_efficiency, GROUP_GPU, 3),
+    /* Measured for the handout's tables, never judged. */
+    GRADER_TEST(gpu_overlap_cases_metrics, GROUP_GPU, 0),
+    GRADER_TEST(selftest_serial_below_thresholds, GROUP_SELFTEST, 0),
+};
+
+int main(int argc, char **argv)
+{
+    grader_suite suite = {"lab6", "Lab 6 - overlapping copies and kernels with streams",
+                          LAB6_HANDOUT, GRADER_IMPLEMENTATION, tests,
+                          sizeof tests / sizeof tests[0]};
+    return grader_main(&suite, argc, argv);
+}

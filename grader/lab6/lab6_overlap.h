@@ -1,0 +1,53 @@
+/* Lab 6's mechanism check: did copies overlap kernels, and each other?
+ *
+ * A pure function of a recorded activity log (the harness's CUPTI
+ * recorder), so what it decides and what its messages say are unit-tested
+ * on the CPU with hand-made timelines (lab6_overlap_test.c). */
+#ifndef LAB6_OVERLAP_H
+#define LAB6_OVERLAP_H
+
+#include <stddef.h>
+
+#include "activity_recorder.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    size_t h2d, kernels, d2h;      /* how many of each were recorded */
+    size_t streams_used;           /* distinct streams among them */
+    size_t on_default;             /* of them, how many ran in the default stream */
+    size_t pageable;               /* copies whose host side was not pinned */
+    size_t untimed;                /* events CUPTI could not time */
+    /* Busy time (the union of intervals) of each kind, and the time during
+     * which a copy (either way) and a kernel ran at once, and during which
+     * an H2D and a D2H ran at once. Nanoseconds. */
+    double h2d_ns, kernel_ns, d2h_ns, copy_ns;
+    double copy_kernel_ns, h2d_d2h_ns;
+} lab6_overlap;
+
+/* Measures the copies and kernels of `log`. `default_stream` is the id the
+ * recorder gave the default stream (has_default: whether it is known). */
+void lab6_overlap_measure(const activity_log *log, unsigned default_stream, int has_default,
+                          lab6_overlap *out);
+
+/* Fractions the judge compares with its minimums: copy/kernel overlap over
+ * the shorter of the copies' and the kernels' busy time; H2D/D2H overlap
+ * over the shorter of the two. 0 when there is nothing to overlap. */
+double lab6_copy_kernel_fraction(const lab6_overlap *o);
+double lab6_copy_copy_fraction(const lab6_overlap *o);
+
+/* 1 when the pipeline overlapped: copies and kernels recorded and timed,
+ * not in the default stream, from pinned memory, in several streams, with
+ * copy/kernel and H2D/D2H overlap fractions reaching the minimums.
+ * Otherwise 0, and `why` says the first thing wrong as a sentence that
+ * names the TODO and the handout section. */
+int lab6_overlap_judge(const lab6_overlap *o, double min_copy_kernel, double min_copy_copy,
+                       char *why, size_t why_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,408 @@
+/* Lab 6 speed checks: the streamed pipeline against the grader's serial one
+ * (one copy in, one kernel, one copy out, in the default stream), in one
+ * process, interleaved, every timed run verified; and the overlap
+ * efficiency (T_serial - T_streamed) / (T_serial - T_bound), with T_bound the
+ * longest of the three stages timed alone in the same process.
+ *
+ * Each timed run gets fresh inputs and poisoned outputs (prepare) and its
+ * whole output is compared on the device afterwards (verify), outside the
+ * timed region, so a pipeline that skips work on a repeated call fails. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.h"
+#include "device_verify.h"
+#include "device_buffer.h"
+#include "guard.h"
+#include "harness.h"
+#include "lab6_baselines.h"
+#include "lab6_checks.h"
+#include "lab6_pipeline_util.h"
+#include "lab6_rubric.h"
+#include "speed_check.h"
+#include "stats.h"
+
+static const timing_plan SPEED_PLAN = {.warmup = 2, .runs = 11, .launches_per_run = 1,
+                                       .flush_l2 = 0};
+static const timing_plan METRIC_PLAN = {.warmup = 1, .runs = 5, .launches_per_run = 1,
+                                        .flush_l2 = 0};
+
+/* Everything one measurement needs. h_in/h_out are the pipeline's pinned
+ * buffers (or the grader's, when the serial pipeline plays the student). */
+typedef struct {
+    int n, work, chunks;
+    lab6_order order;
+    lab6_pipeline *p;
+    float *h_in, *h_out;            /* what "the student" reads and writes */
+    float *h_serial_out;            /* the serial baseline's output (grader, pinned) */
+    float *d_in, *d_out, *d_ref, *d_check;
+    uint64_t seed;
+} speed_env;
+
+static float *device_floats(int n)
+{
+    float *d = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&d, (size_t)n * sizeof(float)));
+    return d;
+}
+
+static float *pinned_floats(int n)
+{
+    float *h = NULL;
+    CUDA_CHECK(cudaMallocHost((void **)&h, (size_t)n * sizeof(float)));
+    return h;
+}
+
+static void env_init(speed_env *e, int n, uint64_t seed)
+{
+    *e = (speed_env){.n = n, .seed = seed, .order = LAB6_DEPTH_FIRST};
+    e->h_serial_out = pinned_floats(n);
+    e->d_in = device_floats(n);
+    e->d_out = device_floats(n);
+    e->d_ref = device_floats(n);
+    e->d_check = device_floats(n);
+    device_fill_uniform(e->d_in, (size_t)n, seed, -1.0f, 1.0f);
+}
+
+static void env_free(speed_env *e)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaFreeHost(e->h_serial_out));
+    CUDA_CHECK(cudaFree(e->d_in));
+    CUDA_CHECK(cudaFree(e->d_out));
+    CUDA_CHECK(cudaFree(e->d_ref));
+    CUDA_CHECK(cudaFree(e->d_check));
+}
+
+static void env_use_pipeline(speed_env *e, lab6_pipeline *p)
+{
+    e->p = p;
+    e->h_in = lab6_pipeline_host_input(p);
+    e->h_out = lab6_pipeline_host_output(p);
+}
+
+/* ------------------------------------------------------ timed launches */
+
+static int finish(int status)
+{
+    cudaError_t err = cudaDeviceSynchronize();
+    if (status == 0 && err != cudaSuccess)
+        status = lab_fail(LAB_ERR_CUDA, "the pipeline's work failed on the GPU: %s",
+                          cudaGetErrorString(err));
+    return status;
+}
+
+/* The student's pipeline, waited for: the stop event then follows all of
+ * its work whatever kind of streams it used. */
+static int student_run(void *ctx)
+{
+    speed_env *e = ctx;
+    return finish(lab6_pipeline_run(e->p, e->n, e->chunks, e->work, e->order));
+}
+
+static int serial_run(void *ctx)
+{
+    speed_env *e = ctx;
+    return finish(lab6_serial_pipeline(e->h_in, e->h_serial_out, e->d_in, e->d_out, e->n,
+                                       e->work));
+}
+
+/* The serial pipeline in the student's place (self-test), writing h_out. */
+static int serial_as_student(void *ctx)
+{
+    speed_env *e = ctx;
+    return finish(lab6_serial_pipeline(e->h_in, e->h_out, e->d_in, e->d_out, e->n, e->work));
+}
+
+/* Fresh inputs (on the device, then into the pinned input), the reference
+ * result on the device, both outputs poisoned. */
+static int prepare(void *ctx, int run)
+{
+    speed_env *e = ctx;
+    size_t bytes = (size_t)e->n * sizeof(float);
+    device_fill_uniform(e->d_in, (size_t)e->n, e->seed + 1000 + (uint64_t)run, -1.0f, 1.0f);
+    CUDA_CHECK(cudaMemcpy(e->h_in, e->d_in, bytes, cudaMemcpyDeviceToHost));
+    if (lab6_reference_transform(e->d_in, e->d_ref, e->n, e->work) != LAB_OK)
+        return 1;
+    device_fill_u32(e->d_check, GUARD_POISON_BITS, (size_t)e->n);
+    CUDA_CHECK(cudaMemcpy(e->h_out, e->d_check, bytes, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(e->h_serial_out, e->d_check, bytes, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return 0;
+}
+
+static int verify(void *ctx, int run)
+{
+    (void)run;
+    speed_env *e = ctx;
+    CUDA_CHECK(cudaMemcpy(e->d_check, e->h_out, (size_t)e->n * sizeof(float),
+                          cudaMemcpyHostToDevice));
+    return device_count_mismatches(e->d_check, e->d_ref, (size_t)e->n, 0.0, 1e-6) != 0;
+}
+
+/* ------------------------------------------------- the stages alone */
+
+typedef enum { STAGE_COPY_IN, STAGE_KERNEL, STAGE_COPY_OUT } stage;
+
+/* Median of 7 event-timed runs of one stage over the whole array. */
+static double stage_ms(speed_env *e, stage s, int work)
+{
+    enum { RUNS = 7 };
+    double ms[RUNS];
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    grader_watch("the grader's own copies and kernel (timing the stages alone)",
+                 grader_call_limit_s(40.0 * e->n, 2.0 * RUNS * e->n * (double)work));
+    for (int r = 0; r <= RUNS; ++r) { /* run 0 warms up */
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        lab_status status = s == STAGE_COPY_IN ? lab6_copy_in(e->h_in, e->d_in, e->n)
+                            : s == STAGE_KERNEL
+                                ? lab6_reference_transform(e->d_in, e->d_out, e->n, work)
+                                : lab6_copy_out(e->d_out, e->h_serial_out, e->n);
+        GRADER_CHECK(status == LAB_OK, "the grader's own stage failed: %s (a grader bug)",
+                     lab_last_error());
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        float elapsed = 0.0f;
+        CUDA_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
+        if (r > 0)
+            ms[r - 1] = elapsed;
+    }
+    grader_unwatch();
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    return stats_median(ms, RUNS);
+}
+
+/* The balanced case on this machine: the work per element that makes the
+ * kernel over the whole array about as long as its H2D copy. */
+static int balanced_work(speed_env *e)
+{
+    enum { PROBE = 1024 };
+    double copy = stage_ms(e, STAGE_COPY_IN, 0), kernel = stage_ms(e, STAGE_KERNEL, PROBE);
+    double work = kernel > 0 ? PROBE * copy / kernel : PROBE;
+    if (work < 1)
+        work = 1;
+    if (work > LAB6_MAX_WORK)
+        work = LAB6_MAX_WORK;
+    grader_metric("balanced_work", (int)(work + 0.5), "fma per element");
+    return (int)(work + 0.5);
+}
+
+/* ------------------------------------------------------- measuring */
+
+typedef struct {
+    timing_ab_result ab;
+    double h2d_ms, kernel_ms, d2h_ms, bound_ms, speedup, efficiency;
+} pipeline_timing;
+
+static void describe(const speed_env *e, int streams, char *out, size_t size)
+{
+    char run[200];
+    describe_run(run, sizeof run, e->n, e->chunks, e->work, e->order, streams);
+    snprintf(out, size, "%s against the serial pipeline", run);
+}
+
+/* Times `student` against the serial pipeline and the stages alone. */
+static void measure(speed_env *e, timed_launch student, int streams, const timing_plan *plan,
+                    const char *ratio_name, pipeline_timing *t)
+{
+    char what[320];
+    describe(e, streams, what, sizeof what);
+    speed_spec spec = {.ratio_name = ratio_name, .description = what, .threshold = 0,
+                       .verify_hint = "Check TODO(6.5): each call must issue every chunk's "
+                                      "three stages again (handout section 4)."};
+    timing_guard guard = {prepare, verify, e};
+    speed_measure(student, e, serial_run, e, plan, &guard, &spec, &t->ab);
+    t->h2d_ms = stage_ms(e, STAGE_COPY_IN, 0);
+    t->kernel_ms = stage_ms(e, STAGE_KERNEL, e->work);
+    t->d2h_ms = stage_ms(e, STAGE_COPY_OUT, 0);
+    t->bound_ms = t->h2d_ms > t->kernel_ms ? t->h2d_ms : t->kernel_ms;
+    t->bound_ms = t->d2h_ms > t->bound_ms ? t->d2h_ms : t->bound_ms;
+    double serial = t->ab.b_ms.median, streamed = t->ab.a_ms.median;
+    t->speedup = serial / streamed;
+    t->efficiency = serial > t->bound_ms ? (serial - streamed) / (serial - t->bound_ms) : 0.0;
+    /* No pipeline beats its longest stage by much (copies in several
+     * streams may share the link a little better than one large copy): a
+     * run far below it did not do the work. */
+    GRADER_CHECK(t->ab.a_ms.min >= 0.75 * t->bound_ms,
+                 "%s: %.3f ms per run is shorter than its longest stage alone (%.3f ms): the "
+                 "timed runs did not do all the work.",
+                 what, t->ab.a_ms.min, t->bound_ms);
+}
+
+static void report(const char *prefix, const pipeline_timing *t)
+{
+    char name[96];
+#define METRIC(field, value, unit)                              \
+    do {                                                        \
+        snprintf(name, sizeof name, "%s%s", prefix, field);     \
+        grader_metric(name, value, unit);                       \
+    } while (0)
+    METRIC("streamed_ms", t->ab.a_ms.median, "ms");
+    METRIC("serial_ms", t->ab.b_ms.median, "ms");
+    METRIC("h2d_ms", t->h2d_ms, "ms");
+    METRIC("kernel_ms", t->kernel_ms, "ms");
+    METRIC("d2h_ms", t->d2h_ms, "ms");
+    METRIC("speedup", t->speedup, "x");
+    METRIC("pair_ratio_min", t->ab.pair_ratio.min, "x");
+    METRIC("pair_ratio_max", t->ab.pair_ratio.max, "x");
+    METRIC("overlap_efficiency", t->efficiency, "fraction");
+#undef METRIC
+}
+
+/* The graded configuration with the student's pipeline. */
+static lab6_pipeline *open_graded(speed_env *e)
+{
+    env_init(e, LAB6_SPEED_N, grader_seed() + 6000);
+    lab6_pipeline *p = pipeline_open(LAB6_SPEED_N, LAB6_SPEED_STREAMS);
+    env_use_pipeline(e, p);
+    CUDA_CHECK(cudaMemcpy(e->h_in, e->d_in, (size_t)e->n * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+    e->chunks = LAB6_SPEED_CHUNKS;
+    e->work = balanced_work(e);
+    return p;
+}
+
+static const char SPEED_HINT[] =
+    "The copies of one chunk should run while other chunks' kernels and copies do: see the "
+    "message of gpu_pipeline_overlaps, and check that nothing in the issue loop waits "
+    "(TODO(6.5)) and that the host buffers are pinned (TODO(6.3)); handout sections 2-5 and 8.";
+
+/* Measures (and, below the threshold by less than the re-measure band,
+ * measures again with twice the runs). */
+static void measure_graded(speed_env *e, double (*score)(const pipeline_timing *),
+                           double threshold, const char *ratio_name, pipeline_timing *t)
+{
+    measure(e, student_run, LAB6_SPEED_STREAMS, &SPEED_PLAN, ratio_name, t);
+    double s = score(t);
+    if (s < threshold && s >= threshold * (1.0 - SPEED_RECHECK_BAND)) {
+        grader_note("%s %.3f is just below the threshold %.3f; measuring again", ratio_name, s,
+                    threshold);
+        timing_plan again = SPEED_PLAN;
+        again.runs *= 2;
+        measure(e, student_run, LAB6_SPEED_STREAMS, &again, ratio_name, t);
+    }
+}
+
+static double speedup_of(const pipeline_timing *t) { return t->speedup; }
+static double efficiency_of(const pipeline_timing *t) { return t->efficiency; }
+
+void gpu_streamed_speedup(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    speed_env e;
+    lab6_pipeline *p = open_graded(&e);
+    pipeline_timing t;
+    measure_graded(&e, speedup_of, LAB6_STREAMED_SPEEDUP_MIN, "speedup_over_serial", &t);
+    report("", &t);
+    grader_metric("threshold", LAB6_STREAMED_SPEEDUP_MIN, "x");
+    GRADER_CHECK(t.speedup >= LAB6_STREAMED_SPEEDUP_MIN,
+                 "the streamed pipeline (%d streams, %d chunks, balanced work %d) ran %.3f ms "
+                 "against the serial pipeline's %.3f ms: %.2fx, below the %.2fx expected. %s",
+                 LAB6_SPEED_STREAMS, LAB6_SPEED_CHUNKS, e.work, t.ab.a_ms.median,
+                 t.ab.b_ms.median, t.speedup, LAB6_STREAMED_SPEEDUP_MIN, SPEED_HINT);
+    pipeline_close(p, "the speed check");
+    env_free(&e);
+}
+
+void gpu_overlap_efficiency(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    speed_env e;
+    lab6_pipeline *p = open_graded(&e);
+    pipeline_timing t;
+    measure_graded(&e, efficiency_of, LAB6_OVERLAP_EFFICIENCY_MIN, "overlap_efficiency", &t);
+    report("", &t);
+    grader_metric("threshold", LAB6_OVERLAP_EFFICIENCY_MIN, "fraction");
+    GRADER_CHECK(t.efficiency >= LAB6_OVERLAP_EFFICIENCY_MIN,
+                 "overlap efficiency %.2f, below the %.2f expected: serial %.3f ms, streamed "
+                 "%.3f ms, and the longest stage alone (the best any overlap can do) %.3f ms "
+                 "(H2D %.3f, kernel %.3f, D2H %.3f), so the streams hid %.0f%% of the time "
+                 "they could have. %s",
+                 t.efficiency, LAB6_OVERLAP_EFFICIENCY_MIN, t.ab.b_ms.median, t.ab.a_ms.median,
+                 t.bound_ms, t.h2d_ms, t.kernel_ms, t.d2h_ms, 100.0 * t.efficiency, SPEED_HINT);
+    pipeline_close(p, "the overlap-efficiency check");
+    env_free(&e);
+}
+
+/* For the handout's tables, measured, never judged: the three kinds of
+ * work, both orders, and how many streams are enough. */
+void gpu_overlap_cases_metrics(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    speed_env e;
+    lab6_pipeline *p = open_graded(&e);
+    int balanced = e.work;
+    pipeline_timing t;
+    const struct {
+        const char *prefix;
+        int work;
+        lab6_order order;
+    } cases[] = {
+        {"copy_bound_", 16, LAB6_DEPTH_FIRST},
+        {"balanced_", balanced, LAB6_DEPTH_FIRST},
+        {"balanced_breadth_first_", balanced, LAB6_BREADTH_FIRST},
+        {"compute_bound_", 4 * balanced, LAB6_DEPTH_FIRST},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        e.work = cases[i].work < LAB6_MAX_WORK ? cases[i].work : LAB6_MAX_WORK;
+        e.order = cases[i].order;
+        measure(&e, student_run, LAB6_SPEED_STREAMS, &METRIC_PLAN, "speedup", &t);
+        report(cases[i].prefix, &t);
+    }
+    pipeline_close(p, "the measured cases");
+    /* How many streams are enough: the cheap kernel, one chunk per stream
+     * (the course's first probe) and four. */
+    e.work = 16;
+    e.order = LAB6_DEPTH_FIRST;
+    const int stream_counts[] = {1, 2, 4, 8, 16};
+    for (size_t i = 0; i < sizeof stream_counts / sizeof stream_counts[0]; ++i) {
+        int streams = stream_counts[i];
+        p = pipeline_open(LAB6_SPEED_N, streams);
+        env_use_pipeline(&e, p);
+        for (int per_stream = 1; per_stream <= 4; per_stream += 3) {
+            char prefix[48];
+            snprintf(prefix, sizeof prefix, "cheap_%ds_%dc_", streams, streams * per_stream);
+            e.chunks = streams * per_stream;
+            measure(&e, student_run, streams, &METRIC_PLAN, "speedup", &t);
+            report(prefix, &t);
+        }
+        pipeline_close(p, "a stream-count measurement");
+    }
+    env_free(&e);
+}
+
+/* The serial pipeline graded as if it were the student's: it must stay
+ * below both thresholds, even in its best pair. */
+void selftest_serial_below_thresholds(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    speed_env e;
+    env_init(&e, LAB6_SPEED_N, grader_seed() + 6100);
+    e.h_in = pinned_floats(e.n);
+    e.h_out = pinned_floats(e.n);
+    e.chunks = LAB6_SPEED_CHUNKS;
+    e.work = balanced_work(&e);
+    pipeline_timing t;
+    measure(&e, serial_as_student, 1, &SPEED_PLAN, "speedup", &t);
+    report("", &t);
+    GRADER_CHECK(t.ab.pair_ratio.max < LAB6_STREAMED_SPEEDUP_MIN,
+                 "self-test: the serial pipeline against itself reached %.3fx in its best pair, "
+                 "not below LAB6_STREAMED_SPEEDUP_MIN (%.3f): the threshold grades nothing",
+                 t.ab.pair_ratio.max, LAB6_STREAMED_SPEEDUP_MIN);
+    GRADER_CHECK(t.efficiency < LAB6_OVERLAP_EFFICIENCY_MIN,
+                 "self-test: the serial pipeline reached an overlap efficiency of %.2f, not "
+                 "below LAB6_OVERLAP_EFFICIENCY_MIN (%.2f): the threshold grades nothing",
+                 t.efficiency, LAB6_OVERLAP_EFFICIENCY_MIN);
+    CUDA_CHECK(cudaFreeHost(e.h_in));
+    CUDA_CHECK(cudaFreeHost(e.h_out));
+    env_free(&e);
+}
