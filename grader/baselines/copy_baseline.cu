@@ -29,3 +29,9 @@ extern "C" lab_status baseline_copy_floats(const float *in, float *out, size_t n
     LAB_LAUNCH_CHECK();
     return LAB_OK;
 }
+
+extern "C" lab_status baseline_memcpy_floats(const float *in, float *out, size_t n)
+{
+    LAB_CUDA_TRY(cudaMemcpyAsync(out, in, n * sizeof(float), cudaMemcpyDeviceToDevice, 0));
+    return LAB_OK;
+}

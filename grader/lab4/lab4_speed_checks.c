@@ -5,8 +5,7 @@
  * and the whole `out` is then compared with the naive transpose's. */
 #include <stdio.h>
 
-#include <cuda_runtime_api.h>
-
+#include "copy_baseline.h"
 #include "device_buffer.h"
 #include "device_verify.h"
 #include "gpu_checks.h"
@@ -39,17 +38,15 @@ static int launch_transpose(void *ctx)
 }
 
 typedef struct {
-    const float *src;
-    float *dst;
-    size_t bytes;
+    const float *in;
+    float *out;
+    size_t n;
 } copy_call;
 
 static int launch_copy(void *ctx)
 {
     const copy_call *c = ctx;
-    return cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0) == cudaSuccess
-               ? 0
-               : LAB_ERR_CUDA;
+    return baseline_memcpy_floats(c->in, c->out, c->n);
 }
 
 /* ------------------------------------------------------- the problem */
@@ -127,7 +124,7 @@ static double time_against(const transpose_call *timed, const char *timed_name,
     student.out = p->out.data;
     student.size = p->size;
     transpose_call base = {LAB4_SMEM, yardstick, p->in.data, p->yardstick_out.data, p->size};
-    copy_call copy = {p->in.data, p->yardstick_out.data, p->n * sizeof(float)};
+    copy_call copy = {p->in.data, p->yardstick_out.data, p->n};
     timed_launch base_launch = yardstick ? launch_transpose : launch_copy;
     void *base_ctx = yardstick ? (void *)&base : (void *)&copy;
     timing_guard guard = {prepare_run, verify_run, p};
@@ -206,7 +203,7 @@ void gpu_bandwidth_table(void **state)
     speed_problem p;
     problem_init(&p, grader_seed() + 4100);
     timing_guard guard = {prepare_run, verify_run, &p};
-    copy_call copy = {p.in.data, p.yardstick_out.data, p.n * sizeof(float)};
+    copy_call copy = {p.in.data, p.yardstick_out.data, p.n};
     stats_summary copy_ms;
     GRADER_CHECK(timing_measure(launch_copy, &copy, &PLAN, NULL, &copy_ms) == 0,
                  "timing cudaMemcpy failed");
