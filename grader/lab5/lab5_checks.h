@@ -24,8 +24,7 @@ void gpu_sum_overwrites_out(void **state);
 void gpu_rejects_bad_input(void **state);
 /* GPU: speed of stages (1)-(3). */
 void gpu_sequential_speed_vs_divergent(void **state);
-void gpu_sequential_fraction_of_copy(void **state);
-void gpu_divergent_and_strided_vs_copy(void **state);
+void gpu_required_stages_vs_copy(void **state);
 /* GPU: the extension, stages (4)-(6). */
 void gpu_first_add_sums(void **state);
 void gpu_first_add_fraction_of_copy(void **state);
@@ -35,7 +34,6 @@ void gpu_grid_stride_sums(void **state);
 void gpu_grid_stride_fraction_of_copy(void **state);
 /* Self-tests: the yardsticks stay below the thresholds. */
 void selftest_divergent_below_ratio_threshold(void **state);
-void selftest_divergent_below_copy_fraction(void **state);
 void selftest_sequential_below_bonus_thresholds(void **state);
 
 #ifdef __cplusplus

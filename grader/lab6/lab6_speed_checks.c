@@ -22,7 +22,6 @@
 #include "lab6_pipeline_util.h"
 #include "lab6_rubric.h"
 #include "speed_check.h"
-#include "stats.h"
 
 static const timing_plan SPEED_PLAN = {.warmup = 2, .runs = 11, .launches_per_run = 1,
                                        .flush_l2 = 0};
@@ -146,7 +145,18 @@ static int verify(void *ctx, int run)
 
 typedef enum { STAGE_COPY_IN, STAGE_KERNEL, STAGE_COPY_OUT } stage;
 
-/* Median of 7 event-timed runs of one stage over the whole array. */
+/* One measurement: the pipeline against the serial one, and the stages alone. */
+typedef struct {
+    timing_ab_result ab;
+    double h2d_ms, kernel_ms, d2h_ms, bound_ms, speedup, efficiency;
+} pipeline_timing;
+
+/* The fastest of 7 event-timed runs of one stage over the whole array.
+ * The fastest, not the median: T_bound is "the best any overlap can do",
+ * and a stage slowed by something outside the lab (another process on the
+ * PCIe link, a clock change) once made it twice its real length for most
+ * of the 7 runs, which flagged a correct pipeline as faster than possible.
+ * A too-short T_bound only makes the efficiency stricter. */
 static double stage_ms(speed_env *e, stage s, int work)
 {
     enum { RUNS = 7 };
@@ -174,7 +184,23 @@ static double stage_ms(speed_env *e, stage s, int work)
     grader_unwatch();
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    return stats_median(ms, RUNS);
+    double fastest = ms[0];
+    for (int r = 1; r < RUNS; ++r)
+        fastest = ms[r] < fastest ? ms[r] : fastest;
+    return fastest;
+}
+
+static double min2(double a, double b) { return a < b ? a : b; }
+
+/* Each stage alone, timed before and after the pipeline runs (the faster
+ * of the two), so that one disturbed moment does not set T_bound. */
+static void time_stages(speed_env *e, pipeline_timing *t, int before)
+{
+    double h2d = stage_ms(e, STAGE_COPY_IN, 0), kernel = stage_ms(e, STAGE_KERNEL, e->work),
+           d2h = stage_ms(e, STAGE_COPY_OUT, 0);
+    t->h2d_ms = before ? h2d : min2(t->h2d_ms, h2d);
+    t->kernel_ms = before ? kernel : min2(t->kernel_ms, kernel);
+    t->d2h_ms = before ? d2h : min2(t->d2h_ms, d2h);
 }
 
 /* The balanced case on this machine: the work per element that makes the
@@ -194,10 +220,6 @@ static int balanced_work(speed_env *e)
 
 /* ------------------------------------------------------- measuring */
 
-typedef struct {
-    timing_ab_result ab;
-    double h2d_ms, kernel_ms, d2h_ms, bound_ms, speedup, efficiency;
-} pipeline_timing;
 
 static void describe(const speed_env *e, int streams, char *out, size_t size)
 {
@@ -216,10 +238,9 @@ static void measure(speed_env *e, timed_launch student, int streams, const timin
                        .verify_hint = "Check TODO(6.5): each call must issue every chunk's "
                                       "three stages again (handout section 4)."};
     timing_guard guard = {prepare, verify, e};
+    time_stages(e, t, 1);
     speed_measure(student, e, serial_run, e, plan, &guard, &spec, &t->ab);
-    t->h2d_ms = stage_ms(e, STAGE_COPY_IN, 0);
-    t->kernel_ms = stage_ms(e, STAGE_KERNEL, e->work);
-    t->d2h_ms = stage_ms(e, STAGE_COPY_OUT, 0);
+    time_stages(e, t, 0);
     t->bound_ms = t->h2d_ms > t->kernel_ms ? t->h2d_ms : t->kernel_ms;
     t->bound_ms = t->d2h_ms > t->bound_ms ? t->d2h_ms : t->bound_ms;
     double serial = t->ab.b_ms.median, streamed = t->ab.a_ms.median;
