@@ -11,15 +11,22 @@
 
 /* Pairs 1, 2, 4, ... apart; thread t works when t % (2*stride) == 0, so
  * from the first step on every warp holds working and idle threads. One
- * atomicAdd per block, as the lab's stages do. */
+ * atomicAdd per block, as the lab's stages do.
+ *
+ * Written the way the lab asks for stage (1): the loop runs to blockDim.x
+ * and the modulo takes a run-time stride. With the block size as a
+ * compile-time constant instead, the compiler unrolls the loop and turns
+ * the modulo into a mask, and this kernel ran 1.5x faster than the lab's
+ * stage (1) on an H200 (540 against 357 GB/s), which is not the yardstick
+ * the lesson measures against. */
 __global__ void baseline_divergent_sum(const float *in, float *out, int n)
 {
     __shared__ float partial[LAB5_BLOCK];
     const int t = threadIdx.x;
-    const size_t i = (size_t)blockIdx.x * LAB5_BLOCK + t;
+    const size_t i = (size_t)blockIdx.x * blockDim.x + t;
     partial[t] = i < (size_t)n ? in[i] : 0.0f;
     __syncthreads();
-    for (int stride = 1; stride < LAB5_BLOCK; stride *= 2) {
+    for (int stride = 1; stride < (int)blockDim.x; stride *= 2) {
         if (t % (2 * stride) == 0)
             partial[t] += partial[t + stride];
         __syncthreads();
