@@ -400,8 +400,11 @@ void gpu_overlap_cases_metrics(void **state)
     env_free(&e);
 }
 
-/* The serial pipeline graded as if it were the student's: it must stay
- * below both thresholds, even in its best pair. */
+/* The serial pipeline graded as if it were the student's: its median
+ * speedup (what the grade uses) and its efficiency must stay below both
+ * thresholds. Not its best single pair: PCIe copies have rare outlier runs,
+ * and in 20 H100 runs the serial pipeline against itself once had a pair at
+ * 1.63x while its median stayed at 1.00x. */
 void selftest_serial_below_thresholds(void **state)
 {
     (void)state;
@@ -415,10 +418,11 @@ void selftest_serial_below_thresholds(void **state)
     pipeline_timing t;
     measure(&e, serial_as_student, 1, &SPEED_PLAN, "speedup", &t);
     report("", &t);
-    GRADER_CHECK(t.ab.pair_ratio.max < LAB6_STREAMED_SPEEDUP_MIN,
-                 "self-test: the serial pipeline against itself reached %.3fx in its best pair, "
-                 "not below LAB6_STREAMED_SPEEDUP_MIN (%.3f): the threshold grades nothing",
-                 t.ab.pair_ratio.max, LAB6_STREAMED_SPEEDUP_MIN);
+    GRADER_CHECK(t.speedup < LAB6_STREAMED_SPEEDUP_MIN,
+                 "self-test: the serial pipeline against itself reached %.3fx (median; best "
+                 "pair %.3fx), not below LAB6_STREAMED_SPEEDUP_MIN (%.3f): the threshold grades "
+                 "nothing",
+                 t.speedup, t.ab.pair_ratio.max, LAB6_STREAMED_SPEEDUP_MIN);
     GRADER_CHECK(t.efficiency < LAB6_OVERLAP_EFFICIENCY_MIN,
                  "self-test: the serial pipeline reached an overlap efficiency of %.2f, not "
                  "below LAB6_OVERLAP_EFFICIENCY_MIN (%.2f): the threshold grades nothing",
