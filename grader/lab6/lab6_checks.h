@@ -25,6 +25,7 @@ void gpu_rejects_bad_input(void **state);
 void gpu_streamed_speedup(void **state);
 void gpu_overlap_efficiency(void **state);
 void gpu_overlap_cases_metrics(void **state);
+void gpu_stream_count_metrics(void **state);
 void selftest_serial_below_thresholds(void **state);
 
 #ifdef __cplusplus

@@ -19,6 +19,7 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_overlap_efficiency, GROUP_GPU, 3),
     /* Measured for the handout's tables, never judged. */
     GRADER_TEST(gpu_overlap_cases_metrics, GROUP_GPU, 0),
+    GRADER_TEST(gpu_stream_count_metrics, GROUP_GPU, 0),
     GRADER_TEST(selftest_serial_below_thresholds, GROUP_SELFTEST, 0),
 };
 
