@@ -26,6 +26,7 @@ void gpu_streamed_speedup(void **state);
 void gpu_overlap_efficiency(void **state);
 void gpu_overlap_cases_metrics(void **state);
 void gpu_stream_count_metrics(void **state);
+void gpu_host_memory_metrics(void **state);
 void selftest_serial_below_thresholds(void **state);
 
 #ifdef __cplusplus

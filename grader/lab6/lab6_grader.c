@@ -20,6 +20,7 @@ static const grader_test tests[] = {
     /* Measured for the handout's tables, never judged. */
     GRADER_TEST(gpu_overlap_cases_metrics, GROUP_GPU, 0),
     GRADER_TEST(gpu_stream_count_metrics, GROUP_GPU, 0),
+    GRADER_TEST(gpu_host_memory_metrics, GROUP_GPU, 0),
     GRADER_TEST(selftest_serial_below_thresholds, GROUP_SELFTEST, 0),
 };
 
