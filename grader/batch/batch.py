@@ -62,7 +62,7 @@ class Batch:
         except OSError:
             raise SystemExit("grade-submissions: another batch is writing %s" % self.out)
         arch = self.args.cuda_arch or course_mod.detect_arch() or "80"
-        self.course = course_mod.prepare(self.args.course or REPO, os.path.join(self.out, ".course"),
+        self.course = course_mod.prepare(self.args.course or REPO, self.args.course_cache or os.path.join(self.out, ".course"),
                                          arch, self.jobs)
         self.labs = [l for l in self.course.labs
                      if not self.args.labs or l.number in self.args.labs]

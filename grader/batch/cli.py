@@ -36,6 +36,8 @@ def grade_parser():
     p.add_argument("--labs", type=_labs, help="only these lab numbers, e.g. '1 4'")
     p.add_argument("--course", help="the course to grade against (default: this repository; "
                                     "a student copy also works)")
+    p.add_argument("--course-cache", help="folder for the prepared course and its shared build "
+                                          "(default OUT/.course; shards on one machine may share it)")
     p.add_argument("--cuda-arch", help="compute capability to build for, e.g. 90 "
                                        "(default: the first GPU's, or 80 without one)")
     p.add_argument("--no-sandbox", action="store_true", help="do not use bubblewrap")

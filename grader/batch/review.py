@@ -16,7 +16,7 @@ RULES = [
     ("constructor or destructor", r"__attribute__\s*\(\(\s*(constructor|destructor)|"
                                   r"\b__(constructor|destructor)__", True),
     ("inline PTX or assembly", r"\basm\s*(volatile\s*)?\(|__asm__|\basm\s+volatile", True),
-    ("extra streams", r"\bcudaStream(Create\w*)\s*\(", True),
+    ("extra streams", r"\bcudaStream(Create\w*)\s*\(", True),  # unless the lab is about streams
     ("device-limit or device-wide call", r"\bcuda(DeviceSetLimit|DeviceSetCacheConfig|DeviceReset|"
                                          r"SetDevice|DeviceSetSharedMemConfig|FuncSetAttribute|"
                                          r"ProfilerStart|ProfilerStop|DeviceSetMemPool)\s*\(", True),
@@ -28,6 +28,11 @@ RULES = [
      r'"status"\s*:\s*"pass|results:\s', False),
 ]
 COMPILED = [(flag, re.compile(p), strip) for flag, p, strip in RULES]
+# A rule does not apply to a lab whose pristine skeleton mentions this (in
+# code or comments): lab 6 teaches streams; a lab whose baseline is cuBLAS
+# says so in its skeleton.
+LAB_TEACHES = {"extra streams": re.compile(r"cudaStream"),
+               "library the lab forbids": re.compile(r"cublas", re.I)}
 
 SPEED_FLAG = "speed ratio far beyond the reference's"
 
@@ -47,6 +52,8 @@ def flags_for_file(rel, text, pristine_text):
     lines = text.splitlines()
     found = []
     for flag, rx, strip in COMPILED:
+        if flag in LAB_TEACHES and LAB_TEACHES[flag].search(pristine_text or ""):
+            continue
         allowed = {m.group(0) for m in rx.finditer(pristine_stripped if strip else (pristine_text or ""))}
         for m in rx.finditer(stripped if strip else text):
             if m.group(0) in allowed:

@@ -30,6 +30,7 @@ def write_atomic(path, data):
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide results from a web server or TA
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
