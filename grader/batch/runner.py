@@ -94,6 +94,7 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
         _kill_group(proc.pid)
         proc.wait()
         reader.join(timeout=10)
+        proc.stdout.close()
         if counts["dropped"]:
             log.write(("\n[... %d more bytes of output dropped (cap %d bytes) ...]\n"
                        % (counts["dropped"], cap)).encode())
