@@ -26,6 +26,7 @@ typedef struct {
     const char *results_path;
     int timeout_override_s;  /* 0: per-group defaults */
     int list;
+    int rubric;    /* --rubric: the test table as JSON (the batch grader reads it) */
     int verbose;
 } options;
 
@@ -198,12 +199,14 @@ static void usage(FILE *to, const char *program)
 {
     fprintf(to,
             "usage: %s [--group cpu|gpu|selftest]... [--only TEST] [--results FILE]\n"
-            "          [--timeout SECONDS] [--verbose] [--list] [--help]\n"
+            "          [--timeout SECONDS] [--verbose] [--list] [--rubric] [--help]\n"
             "  --group G      run the tests of group G (default: cpu and gpu)\n"
             "  --only TEST    run one test (names: --list)\n"
             "  --results FILE write the results as JSON to FILE\n"
             "  --timeout S    one time limit in seconds for every test\n"
             "  --verbose      show every test's output and measurements, not only failures'\n"
+            "  --list         list the tests (group and name), run nothing\n"
+            "  --rubric       print the test table (group, points, bonus, gate) as JSON, run nothing\n"
             "  LAB_SEED=N in the environment changes the random inputs.\n",
             program);
 }
@@ -220,6 +223,8 @@ static int parse_options(int argc, char **argv, options *opt)
             return -1;
         } else if (strcmp(arg, "--list") == 0) {
             opt->list = 1;
+        } else if (strcmp(arg, "--rubric") == 0) {
+            opt->rubric = 1;
         } else if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) {
             opt->verbose = 1;
         } else if (strcmp(arg, "--group") == 0 && value) {
@@ -319,6 +324,10 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
     }
     if (!gates_are_valid(suite))
         return 2;
+    if (opt.rubric) {
+        report_write_rubric(stdout, suite);
+        return 0;
+    }
     if (opt.list) {
         for (size_t i = 0; i < suite->count; ++i)
             printf("%s %s\n", group_names[suite->tests[i].group], suite->tests[i].name);

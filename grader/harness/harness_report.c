@@ -123,6 +123,31 @@ static void write_json_test(FILE *f, const test_outcome *out)
     fprintf(f, "}}");
 }
 
+void report_write_rubric(FILE *f, const grader_suite *suite)
+{
+    const char *groups[] = {"cpu", "gpu", "selftest"};
+    fprintf(f, "{\"schema\": \"cuda-labs-rubric/1\", \"lab\": ");
+    json_write_string(f, suite->lab);
+    fprintf(f, ", \"title\": ");
+    json_write_string(f, suite->title);
+    fprintf(f, ", \"handout\": ");
+    json_write_string(f, suite->handout);
+    fprintf(f, ",\n \"tests\": [\n");
+    for (size_t i = 0; i < suite->count; ++i) {
+        const grader_test *t = &suite->tests[i];
+        fprintf(f, "  {\"name\": ");
+        json_write_string(f, t->name);
+        fprintf(f, ", \"group\": \"%s\", \"points\": %d, \"bonus\": %s, \"gate\": ",
+                groups[t->group], t->points, t->bonus ? "true" : "false");
+        if (t->gate)
+            json_write_string(f, t->gate);
+        else
+            fprintf(f, "null");
+        fprintf(f, "}%s\n", i + 1 < suite->count ? "," : "");
+    }
+    fprintf(f, "]}\n");
+}
+
 /* Written to a temporary file and renamed, so a reader never sees half a file. */
 int report_write_json(const char *path, const grader_suite *suite, const char *device,
                       const test_outcome *outs, size_t n, const score_totals *t)

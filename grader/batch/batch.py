@@ -1,0 +1,277 @@
+"""One batch: prepare the course once, then for every submission unpack,
+stage, build and grade each lab, write the student's files, and finally
+regenerate the class outputs from what is on disk.
+
+Units of work are (student, lab): builds run on up to --jobs CPU workers;
+grader runs take a GPU slot each (one per visible GPU, so one grader at a
+time per GPU, with CUDA_VISIBLE_DEVICES set), or a CPU slot when there is
+no GPU. Every file a student ends up with is written atomically, and
+OUT/<id>/labN/lab.json (written last) marks a lab as done, OUT/<id>/
+student.json a student: a batch killed at any moment is resumed by running
+it again, and redoes only the unfinished labs."""
+import concurrent.futures as cf
+import fcntl
+import os
+import queue
+import shutil
+import subprocess
+import threading
+import time
+
+from . import build, course as course_mod, gradescope, outputs, report, review, runner
+from . import sandbox as sandbox_mod, score, submissions
+from .progress import Progress
+from .util import read_json, read_text, say, say_once, write_atomic, write_json_atomic
+
+REPO = course_mod.REPO
+BUILD_ERRORS_KEEP = 8000
+
+
+def visible_gpus():
+    """Indices of the GPUs this batch may use: CUDA_VISIBLE_DEVICES when
+    set, else every GPU nvidia-smi lists."""
+    env = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if env is not None:
+        return [d.strip() for d in env.split(",") if d.strip() and d.strip() != "-1"]
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [str(i) for i, line in enumerate(out.stdout.splitlines()) if line.startswith("GPU ")] \
+        if out.returncode == 0 else []
+
+
+class Batch:
+    def __init__(self, args):
+        self.args = args
+        self.out = os.path.abspath(args.out)
+        self.jobs = args.jobs or os.cpu_count() or 2
+        self.build_slots = threading.Semaphore(self.jobs)
+        self.gpus = visible_gpus()
+        self.run_slots = queue.Queue()
+        for g in (self.gpus or [None] * self.jobs):
+            self.run_slots.put(g)
+        self.pid = os.getpid()
+
+    # ------------------------------------------------------------ set-up
+    def prepare(self):
+        os.makedirs(self.out, exist_ok=True)
+        self.lock = open(os.path.join(self.out, ".lock"), "w")
+        try:
+            fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise SystemExit("grade-submissions: another batch is writing %s" % self.out)
+        arch = self.args.cuda_arch or course_mod.detect_arch() or "80"
+        self.course = course_mod.prepare(self.args.course or REPO, self.args.course_cache or os.path.join(self.out, ".course"),
+                                         arch, self.jobs)
+        self.labs = [l for l in self.course.labs
+                     if not self.args.labs or l.number in self.args.labs]
+        self.labs_info = [{"name": l.name, "title": self.course.rubrics[l.name]["title"],
+                           "possible": score.possible_points(self.course.rubrics[l.name]),
+                           "bonus_possible": sum(t["points"] for t in score.graded_tests(
+                               self.course.rubrics[l.name]) if t["bonus"])} for l in self.labs]
+        write_json_atomic(outputs.labs_info_path(self.out), self.labs_info)
+        self.sandbox = sandbox_mod.probe(not self.args.no_sandbox)
+        if not self.gpus:
+            say_once("gpu", "no GPU visible: GPU tests are recorded as \"%s\" (0 points, never "
+                            "passed) and grading_status says \"partial: no GPU\"" % score.NO_GPU)
+        work = os.path.join(self.out, ".work")
+        if os.path.isdir(work):
+            shutil.rmtree(work, ignore_errors=True)  # scratch of a killed batch
+        os.makedirs(work, exist_ok=True)
+
+    # ------------------------------------------------------------- a lab
+    def grade_lab(self, sub, lab, taken, scratch):
+        lab_out = os.path.join(self.out, sub.id, lab.name)
+        done = os.path.join(lab_out, "lab.json")
+        if not self.args.force and os.path.exists(done):
+            return read_json(done)
+        start = time.monotonic()
+        rubric = self.course.rubrics[lab.name]
+        curve = self.course.curves.get(lab.name, {})
+        files = {rel: taken[rel] for rel in lab.files if rel in taken}
+        os.makedirs(lab_out, exist_ok=True)
+        if not files:
+            record = score.score_lab(lab.name, rubric, curve, state="not_submitted",
+                                     reason="not submitted")
+            return self._finish_lab(lab_out, record, start)
+
+        work = os.path.join(scratch, lab.name)
+        staged = {}
+        for rel in lab.files:  # the student's file, or the skeleton's where one is missing
+            dest = os.path.join(work, "src", rel)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(files.get(rel) or os.path.join(self.course.src, rel), dest)
+            staged[rel] = dest
+        build_log = os.path.join(work, "build.log")
+        readonly = [self.course.cache]
+        with self.build_slots:
+            exe, message = build.build_lab(self.course.recipes[lab.name], staged, work,
+                                           self.sandbox, readonly, build_log)
+        write_atomic(os.path.join(lab_out, "build.log"), read_text(build_log))
+        if exe is None:
+            record = score.score_lab(lab.name, rubric, curve, state="build_failed",
+                                     reason="not graded: the lab did not build (%s)" % message)
+            record["build_errors"] = _errors_only(read_text(build_log), work)[-BUILD_ERRORS_KEEP:]
+            return self._finish_lab(lab_out, record, start)
+
+        results_path = os.path.join(work, "grader.json")
+        run_log = os.path.join(work, "run.log")
+        argv = [exe, "--results", results_path]
+        if self.args.test_timeout:
+            argv += ["--timeout", str(self.args.test_timeout)]
+        gpu = self.run_slots.get()
+        try:
+            env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8",
+                   "TMPDIR": "/tmp"}
+            if "LAB_SEED" in os.environ:
+                env["LAB_SEED"] = os.environ["LAB_SEED"]
+            if gpu is not None:
+                env["CUDA_VISIBLE_DEVICES"] = gpu
+            res = runner.run(self.sandbox.wrap(argv, work, readonly, gpu_index=gpu), run_log,
+                             cwd=work, env=env, timeout=self.args.lab_timeout,
+                             cap=self.args.output_cap, memory_bytes=int(self.args.mem_limit_gb * 2**30),
+                             max_file_bytes=256 << 20)
+        finally:
+            self.run_slots.put(gpu)
+        write_atomic(os.path.join(lab_out, "run.log"), read_text(run_log))
+        results = read_json(results_path)
+        reason = ""
+        if res.timed_out:
+            reason = "the grader was stopped at the lab's time limit (%d s)" % self.args.lab_timeout
+        elif results is None:
+            reason = "the grader ended (%s) before writing its results" % res.describe()
+        if results is not None:
+            write_atomic(os.path.join(lab_out, "grader.json"), read_text(results_path))
+        record = score.score_lab(lab.name, rubric, curve, results=results, state="graded",
+                                 reason=reason)
+        record["run"] = {"status": res.describe(), "seconds": round(res.seconds, 1),
+                         "output_dropped_bytes": res.dropped,
+                         "sandbox": self.sandbox.enabled}
+        return self._finish_lab(lab_out, record, start)
+
+    def _finish_lab(self, lab_out, record, start):
+        record["seconds"] = round(time.monotonic() - start, 1)
+        write_json_atomic(os.path.join(lab_out, "results.json"),
+                          gradescope.results([record], record["seconds"]))
+        write_json_atomic(os.path.join(lab_out, "lab.json"), record)  # last: the lab is done
+        return record
+
+    # --------------------------------------------------------- a student
+    def grade_student(self, sub, lab_pool):
+        start = time.monotonic()
+        student_out = os.path.join(self.out, sub.id)
+        scratch = os.path.join(self.out, ".work", "%s.%d" % (sub.id, self.pid))
+        os.makedirs(student_out, exist_ok=True)
+        try:
+            if sub.error:
+                raise submissions.Rejected(sub.error)
+            unpacked = submissions.unpack(sub, os.path.join(scratch, "unpacked"))
+            taken, ignored = submissions.select(unpacked, {f for l in self.labs for f in l.files})
+        except submissions.Rejected as e:
+            shutil.rmtree(scratch, ignore_errors=True)
+            return self._finish_error(sub, str(e), start)
+
+        flags = []
+        for rel, path in sorted(taken.items()):
+            flags += review.flags_for_file(rel, read_text(path),
+                                           read_text(os.path.join(self.course.src, rel)))
+        futures = [lab_pool.submit(self.grade_lab, sub, lab, taken, scratch) for lab in self.labs]
+        records = [f.result() for f in futures]
+        for lab, rec in zip(self.labs, records):
+            flags += review.speed_flags(rec, self.course.curves.get(lab.name, {}))
+        shutil.rmtree(scratch, ignore_errors=True)
+
+        seconds = time.monotonic() - start
+        note = ""
+        if ignored:
+            note = "ignored (only the lab files are graded): " + ", ".join(ignored[:20]) + \
+                   (" and %d more" % (len(ignored) - 20) if len(ignored) > 20 else "")
+        write_json_atomic(os.path.join(student_out, "results.json"),
+                          gradescope.results(records, seconds, note))
+        write_atomic(os.path.join(student_out, "build.log"), "".join(
+            "===== %s\n%s\n" % (l.name, read_text(os.path.join(student_out, l.name, "build.log")))
+            for l in self.labs if os.path.exists(os.path.join(student_out, l.name, "build.log"))))
+        student = {"id": sub.id, "state": "graded", "submission": sub.kind,
+                   "course": self.course.fingerprint, "sandbox": self.sandbox.enabled,
+                   "taken": sorted(taken), "ignored": ignored[:200],
+                   "labs": {r["lab"]: r for r in records}, "review": flags,
+                   "seconds": round(seconds, 1)}
+        write_json_atomic(os.path.join(student_out, "student.json"), student)  # last
+        return student
+
+    def _finish_error(self, sub, error, start):
+        student_out = os.path.join(self.out, sub.id)
+        records = [score.score_lab(l.name, self.course.rubrics[l.name], {}, state="error",
+                                   reason="not graded: " + error) for l in self.labs]
+        write_json_atomic(os.path.join(student_out, "results.json"),
+                          gradescope.results(records, time.monotonic() - start,
+                                             "The submission could not be graded: " + error))
+        student = {"id": sub.id, "state": "error", "error": error, "submission": sub.kind,
+                   "course": self.course.fingerprint, "labs": {r["lab"]: r for r in records},
+                   "review": []}
+        write_json_atomic(os.path.join(student_out, "student.json"), student)
+        return student
+
+    # -------------------------------------------------------- the batch
+    def run(self):
+        self.prepare()
+        subs = submissions.discover(self.args.submissions)
+        if self.args.shard:
+            index, count = self.args.shard
+            subs = subs[index::count]
+        if self.args.only:
+            wanted = set(self.args.only)
+            subs = [s for s in subs if s.id in wanted]
+            for missing in sorted(wanted - {s.id for s in subs}):
+                say("--only %s: no such submission (in this shard)" % missing)
+        done = [s for s in subs if os.path.exists(os.path.join(self.out, s.id, "student.json"))]
+        todo = subs if self.args.force else [s for s in subs if s not in done]
+        if self.args.force:
+            for s in subs:
+                for name in ("student.json",):
+                    path = os.path.join(self.out, s.id, name)
+                    if os.path.exists(path):
+                        os.unlink(path)
+        stale = [s.id for s in done if s not in todo and read_json(
+            os.path.join(self.out, s.id, "student.json"), {}).get("course") != self.course.fingerprint]
+        if stale:
+            say("%d students were graded with another version of the course (%s...); "
+                "--force regrades them" % (len(stale), " ".join(stale[:5])))
+        say("grading %d of %d submissions (%d already graded), labs %s, %d build jobs, %s"
+            % (len(todo), len(subs), len(subs) - len(todo), " ".join(l.name for l in self.labs),
+               self.jobs, "GPUs " + ",".join(self.gpus) if self.gpus else "no GPU"))
+        started = time.monotonic()
+        progress = Progress(len(todo))
+        last_outputs = time.monotonic()
+        with cf.ThreadPoolExecutor(self.jobs + len(self.gpus)) as lab_pool, \
+                cf.ThreadPoolExecutor(max(1, self.jobs)) as student_pool:
+            futures = {student_pool.submit(self.grade_student, s, lab_pool): s for s in todo}
+            for f in cf.as_completed(futures):
+                sub = futures[f]
+                rec = f.result()
+                total = sum(r["score"] for r in rec["labs"].values())
+                progress.step(sub.id, "error" if rec["state"] == "error" else outputs.fmt(total))
+                if time.monotonic() - last_outputs > 30:
+                    self.write_outputs(pictures=False)
+                    last_outputs = time.monotonic()
+        self.write_outputs(pictures=not self.args.no_report)
+        elapsed = time.monotonic() - started
+        say("graded %d submissions in %.1f s; gradebook: %s"
+            % (len(todo), elapsed, os.path.join(self.out, "gradebook.csv")))
+        return 0
+
+    def write_outputs(self, pictures):
+        roster = outputs.read_roster(self.args.roster) if self.args.roster else None
+        students = outputs.load_students([self.out])
+        outputs.write_class_outputs(self.out, students, self.labs_info, roster)
+        if pictures:
+            report.draw(self.out, read_json(os.path.join(self.out, "summary.json")))
+
+
+def _errors_only(log, work):
+    """The compiler's output without our step headers, and with the staged
+    files named as the student knows them (labs/labN_.../x.cu)."""
+    lines = log.replace(os.path.join(work, "src") + os.sep, "").splitlines()
+    keep = [l for l in lines if not l.startswith("$ ") and not l.startswith("== ")]
+    return "\n".join(keep)

@@ -1,0 +1,82 @@
+"""Command line of grader/grade-submissions (README: "Grading a class")."""
+import argparse
+import os
+import sys
+
+from . import batch, outputs, report
+from .util import read_json
+
+
+def _shard(text):
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError("--shard wants I/N, e.g. 0/4")
+    if n < 1 or not 0 <= i < n:
+        raise argparse.ArgumentTypeError("--shard I/N needs 0 <= I < N")
+    return i, n
+
+
+def _labs(text):
+    return [int(x) for x in text.replace(",", " ").split()]
+
+
+def grade_parser():
+    p = argparse.ArgumentParser(
+        prog="grade-submissions",
+        description="Grade a folder of submissions (one folder, .zip or .tar.gz per student id) "
+                    "with every lab's grader. Also: grade-submissions merge OUT... -o DEST.")
+    p.add_argument("submissions", help="folder with one entry per student, named by id")
+    p.add_argument("-o", "--out", required=True, help="output folder (resumable)")
+    p.add_argument("--roster", help="CSV of student ids: a row for each, submitted or not")
+    p.add_argument("--force", action="store_true", help="regrade what is already graded")
+    p.add_argument("--only", nargs="+", metavar="ID", help="grade only these ids")
+    p.add_argument("--shard", type=_shard, help="I/N: grade submissions I, I+N, ... (0-based)")
+    p.add_argument("--jobs", type=int, default=0, help="parallel builds (default: CPU cores)")
+    p.add_argument("--labs", type=_labs, help="only these lab numbers, e.g. '1 4'")
+    p.add_argument("--course", help="the course to grade against (default: this repository; "
+                                    "a student copy also works)")
+    p.add_argument("--course-cache", help="folder for the prepared course and its shared build "
+                                          "(default OUT/.course; shards on one machine may share it)")
+    p.add_argument("--cuda-arch", help="compute capability to build for, e.g. 90 "
+                                       "(default: the first GPU's, or 80 without one)")
+    p.add_argument("--no-sandbox", action="store_true", help="do not use bubblewrap")
+    p.add_argument("--lab-timeout", type=int, default=900,
+                   help="seconds for one lab's whole grader run (default 900)")
+    p.add_argument("--test-timeout", type=int, default=0,
+                   help="one time limit for every test (the grader's --timeout; default: the "
+                        "harness's per-test limits)")
+    p.add_argument("--output-cap", type=int, default=1 << 20,
+                   help="bytes of a grader's output kept in run.log (default 1 MiB)")
+    p.add_argument("--mem-limit-gb", type=float, default=32,
+                   help="RLIMIT_DATA of each grader process in GiB (default 32; 0: none)")
+    p.add_argument("--no-report", action="store_true", help="skip the report pictures")
+    return p
+
+
+def merge_parser():
+    p = argparse.ArgumentParser(prog="grade-submissions merge",
+                                description="Join shard outputs into one gradebook.")
+    p.add_argument("outs", nargs="+", help="the shards' output folders")
+    p.add_argument("-o", "--out", required=True, help="folder for the merged class outputs")
+    p.add_argument("--roster", help="CSV of student ids")
+    p.add_argument("--no-report", action="store_true")
+    return p
+
+
+def main(argv):
+    if argv and argv[0] == "merge":
+        args = merge_parser().parse_args(argv[1:])
+        roster = outputs.read_roster(args.roster) if args.roster else None
+        students, _ = outputs.merge([os.path.abspath(o) for o in args.outs],
+                                    os.path.abspath(args.out), roster)
+        if not args.no_report:
+            report.draw(args.out, read_json(os.path.join(args.out, "summary.json")))
+        print("merged %d students from %d outputs into %s"
+              % (len(students), len(args.outs), os.path.join(args.out, "gradebook.csv")))
+        return 0
+    args = grade_parser().parse_args(argv)
+    if not os.path.isdir(args.submissions):
+        print("grade-submissions: %s is not a folder" % args.submissions, file=sys.stderr)
+        return 2
+    return batch.Batch(args).run()

@@ -1,0 +1,215 @@
+"""The pristine course and its one shared build.
+
+Everything that does not depend on a student's code is built once per batch
+(common/, the harness, baselines, answer libraries, every grader's own
+objects): a student copy of the course (make dist-student: no solutions/,
+answer libraries prebuilt) is configured and built in OUT/.course/. From
+that build we keep a *recipe* per lab: the exact compile command of each of
+the lab's student files, the archive step and the grader's link command, as
+CMake wrote them. A submission is then built by replaying only those
+commands with the student's files (build.py): a few compiles and one link
+per lab, never a CMake configure, and any number of submissions at once.
+"""
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+
+from . import labs as labs_mod
+from .util import read_json, say, write_json_atomic
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SKIP_DIRS = {".git", ".deps", "__pycache__"}
+NOT_BUILT = ("grader/batch/", "grader/tests/submissions/", "handouts/", "docs/")
+
+
+def _course_files(root):
+    """Relative paths of the course's files (what a fingerprint covers)."""
+    try:
+        out = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard"], capture_output=True, check=True).stdout
+        return sorted(p for p in out.decode().split("\0") if p and os.path.isfile(os.path.join(root, p)))
+    except (OSError, subprocess.CalledProcessError):
+        found = []
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith("build")]
+            found += [os.path.relpath(os.path.join(folder, f), root) for f in files]
+        return sorted(found)
+
+
+def fingerprint(root, arch):
+    """Changes when any course file or the GPU architecture changes: then
+    the shared build is made again."""
+    h = hashlib.sha256(("arch=%s\n" % arch).encode())
+    for rel in _course_files(root):
+        if rel.startswith(NOT_BUILT) or rel.endswith(".md") or rel == "grader/grade-submissions":
+            continue  # the batch grader, its fixtures and prose are not part of the build
+        h.update(rel.encode() + b"\0")
+        with open(os.path.join(root, rel), "rb") as f:
+            h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()[:16]
+
+
+def detect_arch():
+    """The compute capability of the first visible GPU ("90"), or None."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    caps = [line.strip().replace(".", "") for line in out.stdout.splitlines() if line.strip()]
+    return caps[0] if out.returncode == 0 and caps and caps[0].isdigit() else None
+
+
+class Course:
+    """A prepared course: `src` (pristine, no solutions/), `build` (built),
+    `labs` (discovered), and per lab its recipe and rubric."""
+
+    def __init__(self, cache, info):
+        self.cache = cache
+        self.src = info["src"]
+        self.build = info["build"]
+        self.arch = info["arch"]
+        self.labs = labs_mod.discover(self.src)
+        self.recipes = info["recipes"]      # lab name -> recipe
+        self.rubrics = info["rubrics"]      # lab name -> --rubric JSON
+        self.curves = info.get("curves", {})
+        self.fingerprint = info["fingerprint"]
+
+
+def _run_logged(cmd, log, **kw):
+    with open(log, "ab") as f:
+        f.write(("$ %s\n" % " ".join(shlex.quote(c) for c in cmd)).encode())
+        f.flush()
+        return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, **kw).returncode
+
+
+def prepare(course_root, cache, arch, jobs, env=None):
+    """Makes (or reuses) OUT/.course: a student copy, configured and built.
+    Returns a Course; raises RuntimeError with the log's path on failure."""
+    course_root = os.path.abspath(course_root)
+    fp = fingerprint(course_root, arch)
+    info = read_json(os.path.join(cache, "course.json"))
+    if info and info.get("fingerprint") == fp and os.path.isdir(info.get("build", "")):
+        return Course(cache, info)
+
+    if os.path.exists(cache):
+        shutil.rmtree(cache)
+    os.makedirs(cache)
+    src = os.path.join(cache, "src")
+    build = os.path.join(cache, "build")
+    log = os.path.join(cache, "prepare.log")
+    env = dict(env or os.environ)
+    say("preparing the course once (a student copy and its shared build): %s" % log)
+
+    if os.path.isdir(os.path.join(course_root, "solutions")):
+        # The course repository: the copy students get, answer libraries
+        # compiled for this batch's GPU only (faster than dist-student's list).
+        env["DIST_ARCHS"] = arch
+        if _run_logged(["bash", os.path.join(course_root, "grader/tools/dist-student.sh"), src],
+                       log, env=env) != 0:
+            raise RuntimeError("making the student copy failed; see %s" % log)
+    else:
+        # Already a student copy (what the students were given).
+        shutil.copytree(course_root, src, ignore=lambda d, names: [
+            n for n in names if n in SKIP_DIRS or (d == course_root and n.startswith("build"))])
+
+    cmake = ["cmake", "-S", src, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+             "-DCMAKE_CUDA_ARCHITECTURES=%s-real" % arch, "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+    if _run_logged(cmake, log, env=env) != 0:
+        raise RuntimeError("configuring the course failed; see %s" % log)
+    labs = labs_mod.discover(src)
+    targets = [lab.check_target for lab in labs]
+    if _run_logged(["cmake", "--build", build, "-j", str(jobs), "--target"] + targets,
+                   log, env=env) != 0:
+        raise RuntimeError("building the course's graders failed; see %s" % log)
+
+    info = {"fingerprint": fp, "src": src, "build": build, "arch": arch,
+            "recipes": {}, "rubrics": {}, "curves": {}}
+    commands = read_json(os.path.join(build, "compile_commands.json"), [])
+    for lab in labs:
+        info["recipes"][lab.name] = _recipe(lab, build, commands)
+        exe = os.path.join(build, "bin", lab.check_target)
+        out = subprocess.run([exe, "--rubric"], capture_output=True, text=True, timeout=60)
+        if out.returncode != 0:
+            raise RuntimeError("%s --rubric failed: %s" % (exe, out.stderr.strip()))
+        info["rubrics"][lab.name] = json.loads(out.stdout)
+        info["curves"][lab.name] = read_curve(src, lab)
+    write_json_atomic(os.path.join(cache, "course.json"), info)
+    return Course(cache, info)
+
+
+def _find_link_txt(build, target):
+    for folder, dirs, files in os.walk(build):
+        if os.path.basename(folder) == target + ".dir" and "link.txt" in files:
+            return os.path.join(folder, "link.txt")
+    raise RuntimeError("no link.txt for %s under %s" % (target, build))
+
+
+def _recipe(lab, build, commands):
+    """How lab N's student library and grader were built, to replay per
+    submission: compiles (one per whitelisted file), archive tool, link."""
+    library = "lab%d_labs" % lab.number
+    compiles = []
+    for entry in commands:
+        if ("CMakeFiles/%s.dir/" % library) not in entry.get("output", entry["command"]):
+            continue
+        args = shlex.split(entry["command"])
+        # Dependency files are CMake's business, not ours.
+        cleaned, skip = [], 0
+        for a in args:
+            if skip:
+                skip -= 1
+                continue
+            if a in ("-MT", "-MF"):
+                skip = 1
+                continue
+            if a in ("-MD", "-MMD"):
+                continue
+            cleaned.append(a)
+        rel = os.path.relpath(entry["file"], os.path.join(build, "..", "src"))
+        compiles.append({"directory": entry["directory"], "args": cleaned,
+                         "file": entry["file"], "relative": rel,
+                         "output": entry.get("output") or _arg_after(cleaned, "-o")})
+    if sorted(c["relative"] for c in compiles) != sorted(lab.files):
+        raise RuntimeError("%s: the compile commands cover %s, the lab folder has %s"
+                           % (library, [c["relative"] for c in compiles], lab.files))
+    archive_txt = _find_link_txt(build, library)
+    link_txt = _find_link_txt(build, lab.check_target)
+    with open(archive_txt) as f:
+        ar = shlex.split(f.readline())[0]
+    with open(link_txt) as f:
+        links = [shlex.split(line) for line in f if line.strip()]
+    return {"compiles": compiles, "ar": ar, "library": "lib%s.a" % library,
+            "link_dir": os.path.dirname(os.path.dirname(os.path.dirname(link_txt))),
+            "links": links}
+
+
+def _arg_after(args, flag):
+    return args[args.index(flag) + 1] if flag in args else None
+
+
+CURVE_LINE = re.compile(r"^\s*([A-Za-z0-9_]+)\s+([A-Za-z0-9_]+)\s+([0-9.]+)(?:\s+([0-9.]+))?\s*(?:#.*)?$")
+
+
+def read_curve(src, lab):
+    """grader/labN/labN_speed_curve.txt: for each speed test that earns
+    partial credit, the metric holding its ratio and the floor ratio that
+    earns nothing (full points at the rubric's threshold, linear between),
+    and optionally the reference solution's measured ratio (review.py).
+    A lab without the file gives speed points only to a passed test."""
+    path = os.path.join(src, "grader", lab.name, "%s_speed_curve.txt" % lab.name)
+    curve = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                m = CURVE_LINE.match(line)
+                if m:
+                    curve[m.group(1)] = {"metric": m.group(2), "floor": float(m.group(3)),
+                                         "reference": float(m.group(4)) if m.group(4) else None}
+    except OSError:
+        pass
+    return curve

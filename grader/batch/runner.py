@@ -1,0 +1,102 @@
+"""Runs one command (a compile, a link, a grader) with a wall-clock limit,
+an output cap, and the whole process group killed at the limit, so a
+student's forked children or a hung kernel cannot outlive their lab."""
+import ctypes
+import os
+import resource
+import signal
+import subprocess
+import threading
+import time
+
+PR_SET_PDEATHSIG = 1
+
+
+class Result:
+    def __init__(self, rc, timed_out, seconds, captured, dropped):
+        self.rc = rc                  # exit status, or -signal
+        self.timed_out = timed_out
+        self.seconds = seconds
+        self.captured = captured      # bytes written to the log
+        self.dropped = dropped        # bytes over the cap, not written
+
+    def describe(self):
+        if self.timed_out:
+            return "killed after %.0f s (time limit)" % self.seconds
+        if self.rc < 0:
+            return "killed by signal %d (%s)" % (-self.rc, signal.Signals(-self.rc).name
+                                                if -self.rc in signal.Signals._value2member_map_ else "?")
+        return "exit status %d" % self.rc
+
+
+def _limits(memory_bytes, max_file_bytes):
+    """Runs in the child before exec: its own process group, killed when the
+    batch dies, and resource limits. The memory limit is RLIMIT_DATA, not
+    RLIMIT_AS: CUDA reserves a huge virtual address range at start-up, so
+    any RLIMIT_AS small enough to matter stops CUDA from starting at all."""
+    def apply():
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if memory_bytes:
+            resource.setrlimit(resource.RLIMIT_DATA, (memory_bytes, memory_bytes))
+        if max_file_bytes:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
+    return apply
+
+
+def _kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
+        memory_bytes=0, max_file_bytes=0):
+    """Runs argv with stdout+stderr to log_path (appended; at most `cap`
+    bytes of it, the rest counted and dropped). Returns a Result."""
+    start = time.monotonic()
+    with open(log_path, "ab") as log:
+        try:
+            proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    start_new_session=True,
+                                    preexec_fn=_limits(memory_bytes, max_file_bytes))
+        except OSError as e:
+            log.write(("cannot start %s: %s\n" % (argv[0], e)).encode())
+            return Result(127, False, 0.0, 0, 0)
+        counts = {"captured": 0, "dropped": 0}
+
+        def drain():
+            # Keep reading after the cap: a writer blocked on a full pipe
+            # would otherwise look like a hang.
+            while True:
+                chunk = proc.stdout.read1(65536) if hasattr(proc.stdout, "read1") else proc.stdout.read(65536)
+                if not chunk:
+                    break
+                room = cap - counts["captured"]
+                if room > 0:
+                    log.write(chunk[:room])
+                    counts["captured"] += min(room, len(chunk))
+                counts["dropped"] += max(0, len(chunk) - max(room, 0))
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        # Whatever happened, nothing of this command's group outlives it.
+        _kill_group(proc.pid)
+        proc.wait()
+        reader.join(timeout=10)
+        proc.stdout.close()
+        if counts["dropped"]:
+            log.write(("\n[... %d more bytes of output dropped (cap %d bytes) ...]\n"
+                       % (counts["dropped"], cap)).encode())
+        return Result(proc.returncode, timed_out, time.monotonic() - start,
+                      counts["captured"], counts["dropped"])

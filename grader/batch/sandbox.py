@@ -1,0 +1,99 @@
+"""The sandbox every build and grader run goes through: bubblewrap (bwrap).
+
+What it gives: no network; the system and the prepared course read-only
+(the course is a student copy: solutions/ is not there to read); one
+writable folder, this lab's scratch folder; a private /tmp; a private
+process and IPC namespace that dies with the batch; /sys and /proc (CUDA
+needs them); and of /dev only the standard nodes plus the NVIDIA nodes of
+the one GPU this worker owns. Where bwrap is missing or not permitted the
+batch says so once and runs the same commands without it (README: threat
+model)."""
+import glob
+import os
+import re
+import subprocess
+
+from .util import say_once
+
+SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt"]
+
+
+def _gpu_minor(index):
+    """/dev/nvidiaN's N for nvidia-smi's GPU `index` (they may differ)."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=index,pci.bus_id", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for line in out.splitlines():
+        parts = [p.strip() for p in line.split(",")]
+        if len(parts) == 2 and parts[0] == str(index):
+            bus = parts[1].lower()
+            for info in glob.glob("/proc/driver/nvidia/gpus/*/information"):
+                if os.path.basename(os.path.dirname(info)).lower() in bus[-12:] or \
+                        bus.endswith(os.path.basename(os.path.dirname(info)).lower()):
+                    with open(info) as f:
+                        m = re.search(r"Device Minor:\s*(\d+)", f.read())
+                    if m:
+                        return int(m.group(1))
+    return None
+
+
+def gpu_device_nodes(gpu_index):
+    """The /dev nodes CUDA needs for one GPU (all of them when the GPU's
+    node cannot be told apart)."""
+    nodes = [n for n in ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
+                         "/dev/nvidia-modeset") if os.path.exists(n)]
+    nodes += [n for n in glob.glob("/dev/nvidia-caps/*")]
+    per_gpu = sorted(n for n in glob.glob("/dev/nvidia[0-9]*"))
+    minor = _gpu_minor(gpu_index) if gpu_index is not None else None
+    if minor is not None and os.path.exists("/dev/nvidia%d" % minor):
+        nodes.append("/dev/nvidia%d" % minor)
+    elif gpu_index is not None:
+        nodes += per_gpu
+    return nodes
+
+
+class Sandbox:
+    def __init__(self, enabled, reason=""):
+        self.enabled = enabled
+        self.reason = reason
+
+    def wrap(self, argv, workdir, readonly, gpu_index=None, cwd=None):
+        """argv to run `argv` inside the sandbox with `workdir` writable and
+        the folders of `readonly` visible read-only, in `cwd` (workdir)."""
+        if not self.enabled:
+            return argv
+        cmd = ["bwrap", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+               "--die-with-parent", "--new-session"]
+        for d in SYSTEM_DIRS:
+            cmd += ["--ro-bind-try", d, d]
+        cmd += ["--ro-bind", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev",
+                "--tmpfs", "/tmp"]
+        for node in gpu_device_nodes(gpu_index) if gpu_index is not None else []:
+            cmd += ["--dev-bind", node, node]
+        for d in readonly:
+            cmd += ["--ro-bind", d, d]
+        cmd += ["--bind", workdir, workdir, "--chdir", cwd or workdir]
+        return cmd + ["--"] + list(argv)
+
+
+def probe(use):
+    """A Sandbox: bwrap when asked for, installed and permitted here."""
+    if not use:
+        return Sandbox(False, "turned off (--no-sandbox)")
+    try:
+        subprocess.run(["bwrap", "--version"], capture_output=True, check=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        box = Sandbox(False, "bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)")
+    else:
+        test = Sandbox(True)
+        tmp = os.path.realpath("/tmp")
+        argv = test.wrap(["true"], tmp, [])
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        box = test if out.returncode == 0 else Sandbox(
+            False, "bwrap is installed but not permitted here: %s" % out.stderr.strip()[:300])
+    if not box.enabled:
+        say_once("sandbox", "sandbox: %s; grading WITHOUT a sandbox (see README, threat model)"
+                 % box.reason)
+    return box

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Runs the fixture corpus through grade-submissions with real builds and
+checks what came out (the ctest test batch.fixture_corpus, and the GPU
+machine's run: --gpu):
+
+1. every fixture's expectations (fixture.json "expect"), the files each
+   student must have, no half-written file anywhere, and without a GPU no
+   GPU test counted as passed or as a real 0 ("not graded: no GPU");
+2. kill + resume: a second batch on part of the corpus is SIGKILLed (its
+   whole process group) once the first student is written, then run again;
+   its gradebook must equal the uninterrupted run's rows.
+
+  check_corpus.py COURSE_ROOT WORK [--gpu] [--jobs N]"""
+import argparse
+import csv
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import make_corpus  # noqa: E402
+
+RESUME_SUBSET = ["correct", "skeleton", "compile_error", "host_crash", "tarball", "missing_lab"]
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL: " + message)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def grade(args, subs, out, extra=(), **kw):
+    cmd = [sys.executable, os.path.join(args.course, "grader", "grade-submissions"), subs,
+           "-o", out, "--course-cache", os.path.join(args.work, "course"), "--jobs", str(args.jobs),
+           "--test-timeout", str(args.test_timeout)] + list(extra)
+    print("$ " + " ".join(cmd), flush=True)
+    return subprocess.Popen(cmd, **kw)
+
+
+def check_student(name, spec, out, gpu, sandboxed, lab_names):
+    exp = spec["expect"]
+    rec = load(os.path.join(out, name, "student.json"))
+    if "error_contains" in exp:
+        if rec["state"] != "error" or exp["error_contains"] not in rec.get("error", ""):
+            fail("%s: expected an error with %r, got %s %r" % (name, exp["error_contains"],
+                                                             rec["state"], rec.get("error")))
+        return
+    for f in ["results.json", "build.log", "student.json"]:
+        if not os.path.isfile(os.path.join(out, name, f)):
+            fail("%s: no %s" % (name, f))
+    gs = load(os.path.join(out, name, "results.json"))
+    for key in ("score", "execution_time", "output", "tests"):
+        if key not in gs:
+            fail("%s: results.json has no %s" % (name, key))
+    for t in gs["tests"]:
+        if t["status"] not in ("passed", "failed") or "visibility" not in t:
+            fail("%s: results.json test %s is not in Gradescope's format" % (name, t["name"]))
+    labs = rec["labs"]
+    listed = spec.get("labs")
+    for lab in lab_names:
+        n = int(lab[3:])
+        if listed not in (None, "all") and n not in listed and labs[lab]["state"] != "not_submitted":
+            fail("%s: %s should be not_submitted, is %s" % (name, lab, labs[lab]["state"]))
+        if labs[lab]["state"] == "not_submitted" and labs[lab]["score"] != 0:
+            fail("%s: %s not submitted yet scored" % (name, lab))
+        if labs[lab]["state"] != "not_submitted" and \
+                not os.path.isfile(os.path.join(out, name, lab, "results.json")):
+            fail("%s: no %s/results.json" % (name, lab))
+        for t in labs[lab]["tests"]:
+            if t["group"] == "gpu" and not gpu and labs[lab]["state"] == "graded":
+                if t["status"] == "passed" or not t["no_gpu"] or t["output"] != "not graded: no GPU":
+                    fail("%s: %s %s without a GPU is %s / %r" % (name, lab, t["name"], t["status"],
+                                                                t["output"][:80]))
+    for lab, state in exp.get("state", {}).items():
+        if labs[lab]["state"] != state:
+            fail("%s: %s state %s, expected %s" % (name, lab, labs[lab]["state"], state))
+    passes = exp.get("passes_all", [])
+    for lab in (lab_names if passes == "all" else passes):
+        bad = [t["name"] for t in labs[lab]["tests"] if t["status"] != "passed" and not t["no_gpu"]]
+        if bad:
+            fail("%s: %s tests did not pass: %s" % (name, lab, bad))
+    for lab, tests in exp.get("fails", {}).items():
+        by = {t["name"]: t for t in labs[lab]["tests"]}
+        for tn in tests:
+            t = by[tn]
+            if t["no_gpu"] and not gpu:
+                continue
+            if t["status"] != "failed" or t["score"] != 0:
+                fail("%s: %s %s should fail with 0 points, is %s %s" % (name, lab, tn, t["status"],
+                                                                        t["score"]))
+        if lab in exp.get("others_pass", []):
+            bad = [t["name"] for t in labs[lab]["tests"] if t["name"] not in tests
+                   and t["status"] != "passed" and not t["no_gpu"]]
+            if bad:
+                fail("%s: %s other tests did not pass: %s" % (name, lab, bad))
+    for lab, text in exp.get("output_contains", {}).items():
+        lab_rs = load(os.path.join(out, name, lab, "results.json"))
+        if text not in lab_rs["output"]:
+            fail("%s: %s results.json output lacks %r" % (name, lab, text))
+    flags = {f["flag"] for f in rec.get("review", [])}
+    for flag in exp.get("flags", []):
+        if flag not in flags:
+            fail("%s: review flag %r missing (got %s)" % (name, flag, sorted(flags)))
+    for text in exp.get("ignored_contains", []):
+        if text not in rec.get("ignored", []):
+            fail("%s: %s should be listed as ignored" % (name, text))
+    for lab, limit in exp.get("run_log_max_bytes", {}).items():
+        size = os.path.getsize(os.path.join(out, name, lab, "run.log"))
+        if size > limit:
+            fail("%s: %s run.log is %d bytes, over %d (output cap)" % (name, lab, size, limit))
+    for marker in exp.get("sandboxed_absent", []):
+        logs = "".join(open(p, errors="replace").read() for p in glob.glob(os.path.join(out, name, "*", "run.log")))
+        if marker in logs:
+            if sandboxed:
+                fail("%s: %s appears although the sandbox was on" % (name, marker))
+            else:
+                print("WARNING: %s: %s (no sandbox here: nothing stops it; README, threat model)"
+                      % (name, marker))
+    if "status_contains" in exp:
+        with open(os.path.join(out, "gradebook.csv")) as f:
+            row = [r for r in csv.reader(f) if r and r[0] == name]
+        if not row or exp["status_contains"] not in row[0][-1]:
+            fail("%s: grading_status lacks %r: %s" % (name, exp["status_contains"], row))
+
+
+def no_half_files(out):
+    left = [p for p in glob.glob(os.path.join(out, "**", "*.tmp"), recursive=True)
+            if "/.course/" not in p and "/.work/" not in p]
+    if left:
+        fail("half-written files left: %s" % left[:5])
+
+
+def gradebook_rows(path, ids=None):
+    with open(path) as f:
+        rows = list(csv.reader(f))
+    return [r for r in rows if ids is None or r[0] in ("id", "points-possible") or r[0] in ids]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("course")
+    p.add_argument("work")
+    p.add_argument("--gpu", action="store_true")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--test-timeout", type=int, default=20)
+    args = p.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    subs = os.path.join(args.work, "submissions")
+    subprocess.run([sys.executable, os.path.join(HERE, "make_corpus.py"), args.course, subs]
+                   + (["--gpu"] if args.gpu else []), check=True)
+    specs = dict(make_corpus.fixtures(args.gpu))
+
+    # 1. the whole corpus, uninterrupted
+    out = os.path.join(args.work, "out")
+    subprocess.run(["rm", "-rf", out])
+    start = time.monotonic()
+    if grade(args, subs, out).wait() != 0:
+        fail("grade-submissions failed")
+        return 1
+    print("graded the corpus in %.1f s" % (time.monotonic() - start))
+    lab_names = [l["name"] for l in load(os.path.join(out, "labs.json"))]
+    any_rec = load(os.path.join(out, "correct", "student.json"))
+    sandboxed = any_rec.get("sandbox", False)
+    device = any_rec["labs"][lab_names[0]].get("device") or ""
+    gpu = bool(device) and not device.startswith("no CUDA device")
+    print("device: %s; sandbox: %s" % (device, "bubblewrap" if sandboxed else "none"))
+    for name, spec in specs.items():
+        check_student(name, spec, out, gpu, sandboxed, lab_names)
+    rows = gradebook_rows(os.path.join(out, "gradebook.csv"))
+    if rows[1][0] != "points-possible" or sorted(r[0] for r in rows[2:]) != sorted(specs):
+        fail("gradebook rows: %s" % [r[0] for r in rows])
+    for f in ["summary.json", "review.csv", "labs.json"]:
+        if not os.path.isfile(os.path.join(out, f)):
+            fail("no %s" % f)
+    no_half_files(out)
+    escaped = glob.glob(os.path.join(args.work, "**", "ESCAPED_*"), recursive=True)
+    if escaped:
+        (fail if sandboxed else lambda m: print("WARNING: " + m))(
+            "the hostile fixture wrote %s" % escaped)
+        for e in escaped:
+            os.unlink(e)
+
+    # 2. kill + resume on a part of the corpus
+    out2 = os.path.join(args.work, "out_resumed")
+    subprocess.run(["rm", "-rf", out2])
+    ids = [i for i in RESUME_SUBSET if i in specs]
+    proc = grade(args, subs, out2, ["--only"] + ids, start_new_session=True)
+    deadline = time.monotonic() + 900
+    while proc.poll() is None and time.monotonic() < deadline:
+        if glob.glob(os.path.join(out2, "*", "student.json")):
+            break
+        time.sleep(0.2)
+    killed = proc.poll() is None
+    if killed:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    print("killed the batch mid-run: %s (students written: %d)"
+          % (killed, len(glob.glob(os.path.join(out2, "*", "student.json")))))
+    if grade(args, subs, out2, ["--only"] + ids).wait() != 0:
+        fail("the resumed batch failed")
+    no_half_files(out2)
+    if gradebook_rows(os.path.join(out2, "gradebook.csv")) != \
+            gradebook_rows(os.path.join(out, "gradebook.csv"), set(ids)):
+        fail("the gradebook after kill + resume differs from the uninterrupted one")
+
+    print("\n".join(",".join(r) for r in rows))
+    if failures:
+        print("%d FAILURES" % len(failures))
+        return 1
+    print("PASS: the fixture corpus grades as expected (%s)" % ("GPU" if args.gpu else "no GPU"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

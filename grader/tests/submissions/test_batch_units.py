@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Unit tests of the batch grader's pieces that need no build: the runner
+(process group killed at the limit, output cap), the speed curve, the
+review flags, archive safety. ctest: batch.units."""
+import io
+import os
+import sys
+import tarfile
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from batch import review, runner, score, submissions  # noqa: E402
+
+
+class RunnerTest(unittest.TestCase):
+    def test_group_killed_at_limit(self):
+        with tempfile.TemporaryDirectory() as d:
+            pidfile = os.path.join(d, "child")
+            log = os.path.join(d, "log")
+            # A child that would outlive its parent, and a parent that never ends.
+            res = runner.run(["bash", "-c", "sleep 300 & echo $! > %s; while :; do :; done" % pidfile],
+                             log, timeout=1)
+            self.assertTrue(res.timed_out)
+            child = int(open(pidfile).read())
+            time.sleep(0.2)
+            # Gone, or a zombie waiting for a (container's) init to reap it.
+            try:
+                with open("/proc/%d/stat" % child) as f:
+                    self.assertEqual(f.read().split(")")[-1].split()[0], "Z")
+            except FileNotFoundError:
+                pass
+
+    def test_output_capped(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "log")
+            res = runner.run(["bash", "-c", "yes flood | head -c 5000000"], log, timeout=30, cap=100000)
+            self.assertEqual(res.rc, 0)
+            self.assertLess(os.path.getsize(log), 100200)
+            self.assertGreater(res.dropped, 4000000)
+
+
+class CurveTest(unittest.TestCase):
+    def test_linear_between_floor_and_threshold(self):
+        t = {"name": "s", "status": "fail", "gated_by": None,
+             "metrics": {"ratio": {"value": 1.1}, "threshold": {"value": 1.2}}}
+        curve = {"s": {"metric": "ratio", "floor": 1.0}}
+        self.assertEqual(score.speed_partial(t, 8, curve)[0], 4.0)
+        t["metrics"]["ratio"]["value"] = 0.9
+        self.assertEqual(score.speed_partial(t, 8, curve)[0], 0.0)
+        t["gated_by"] = "x"
+        t["metrics"]["ratio"]["value"] = 1.15
+        self.assertEqual(score.speed_partial(t, 8, curve)[0], 0.0)
+
+    def test_no_gpu_is_never_passed(self):
+        rubric = {"tests": [{"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None}]}
+        res = {"tests": [{"name": "g", "status": "skip", "points": 0,
+                          "message": "no CUDA device (no NVIDIA driver or GPU found)"}]}
+        rec = score.score_lab("lab9", rubric, {}, res)
+        t = rec["tests"][0]
+        self.assertEqual((t["status"], t["score"], t["no_gpu"], t["output"]),
+                         ("failed", 0.0, True, score.NO_GPU))
+        self.assertEqual(rec["no_gpu_points"], 5)
+
+
+class ReviewTest(unittest.TestCase):
+    def test_flags_and_skeleton_calls(self):
+        code = '// exit(1) in a comment\nint f() { exit(1); }\nconst char *s = "PASS    x";\n'
+        flags = {f["flag"] for f in review.flags_for_file("a.cu", code, "")}
+        self.assertIn("process control", flags)
+        self.assertIn("text imitating the grader's result lines", flags)
+        self.assertEqual(review.flags_for_file("a.cu", "void g() { exit(1); }", "exit(1);"), [])
+
+
+class ArchiveTest(unittest.TestCase):
+    def test_tar_with_dotdot_is_rejected(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "evil.tar.gz")
+            with tarfile.open(path, "w:gz") as t:
+                info = tarfile.TarInfo("../../escape.cu")
+                info.size = 1
+                t.addfile(info, io.BytesIO(b"x"))
+            sub = submissions.Submission("evil", path, "tar.gz")
+            with self.assertRaises(submissions.Rejected):
+                submissions.unpack(sub, os.path.join(d, "out"))
+
+
+if __name__ == "__main__":
+    unittest.main()
