@@ -129,12 +129,14 @@ static void expect_sgemm(const sgemm_impl *impl, matmul_shape s, uint64_t seed, 
 
     float *got = grader_malloc(mn * sizeof *got);
     dbuf_download(&c, got);
-    /* beta == 0: a NaN that is not the poison came from reading the old C. */
+    /* beta == 0: when most results are NaN (not the poison: computed), they
+     * came from reading the old C, which every result does. A few NaNs are
+     * garbage of another kind (compare_floats says so below). */
     size_t computed_nan = 0;
     if (ab.beta == 0.0f)
         for (size_t i = 0; i < mn; ++i)
             computed_nan += isnan(got[i]) && !guard_is_poison(got[i]);
-    if (computed_nan) {
+    if (computed_nan > mn / 2) {
         free(got);
         GRADER_FAIL("%s: %zu of %zu elements are NaN although A and B hold no NaN: with beta "
                     "== 0, C's old contents (NaN here) were read, and 0 * NaN is NaN. The "
