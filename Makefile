@@ -110,7 +110,7 @@ check-solutions: build
 clean:
 	rm -rf $(BUILD)
 
-# A copy of the course for students: no solutions/, lab 2's reference as
+# A copy of the course for students: no solutions/, the answer libraries as
 # machine code only (grader/tools/dist-student.sh, docs/design.md).
 #   make dist-student OUT=../cuda-labs-student
 .PHONY: dist-student
