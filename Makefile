@@ -3,6 +3,7 @@
 #   make check-solution-lab1   grade the reference solution
 #   make check-solutions       grade every reference solution (instructors)
 #   make profile-lab4          your kernels under Nsight Compute: the lab's metrics in words
+#   make plot-lab7             lab 7's GFLOP/s table and chart, every kernel against cuBLAS
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
 #   make submit                pack your lab files (labs/*/*.cu) into submission.tar.gz
@@ -63,6 +64,22 @@ plot-lab6: configure
 	@$(BUILD)/bin/lab6_timeline $(BUILD)/results/lab6_timeline.csv
 	@python3 grader/lab6/plot_timeline.py $(BUILD)/results/lab6_timeline.csv $(BUILD)/results/lab6_timeline.png
 
+# Lab 7's table and chart: GFLOP/s of naive, shared tiles, YOUR four stages
+# and cuBLAS FP32 at 256 .. 4096, into $(BUILD)/results/lab7_sizes.txt and
+# .png (plot-solution-lab7: the reference's stages).
+.PHONY: plot-lab7 plot-solution-lab7
+plot-lab7: configure
+	$(call quiet_build,--target lab7_bench_sizes)
+	@mkdir -p $(BUILD)/results
+	@$(BUILD)/bin/lab7_bench_sizes $(BUILD)/results/lab7_sizes.txt
+	@python3 grader/lab7/plot_sizes.py $(BUILD)/results/lab7_sizes.txt $(BUILD)/results/lab7_sizes.png
+
+plot-solution-lab7: configure
+	$(call quiet_build,--target lab7_bench_sizes_solution)
+	@mkdir -p $(BUILD)/results
+	@$(BUILD)/bin/lab7_bench_sizes_solution $(BUILD)/results/lab7_sizes.txt
+	@python3 grader/lab7/plot_sizes.py $(BUILD)/results/lab7_sizes.txt $(BUILD)/results/lab7_sizes.png
+
 check-solution-lab%: configure
 	$(call quiet_build,--target lab$*_check_solution)
 	@mkdir -p $(BUILD)/results
@@ -94,7 +111,7 @@ check-solutions: build
 clean:
 	rm -rf $(BUILD)
 
-# A copy of the course for students: no solutions/, lab 2's reference as
+# A copy of the course for students: no solutions/, the answer libraries as
 # machine code only (grader/tools/dist-student.sh, docs/design.md).
 #   make dist-student OUT=../cuda-labs-student
 .PHONY: dist-student

@@ -8,8 +8,8 @@
 # dist-student checks the last itself), that it configures without
 # solutions/ (no solution graders or tests, the skeleton tests present),
 # that lab 1's grader, those linked against prebuilt answer libraries
-# (lab 3's, lab 4's) and lab 6's (with its link-time wrapped CUDA calls)
-# build, and that the untouched skeletons fail their CPU checks
+# (lab 3's, lab 4's, lab 7's: lab 3's reference and cuBLAS) and lab 6's
+# (with its link-time wrapped CUDA calls) build, and that the untouched skeletons fail their CPU checks
 # with exit status 1: graded and failed, not crashed.
 #
 # Only what these checks need is built, for one GPU architecture, to keep
@@ -58,9 +58,9 @@ grep -q 'lab1.skeleton.cpu_checks_fail' <<<"$tests" || fail "the skeleton tests 
 
 # ------------------------------------------- builds and grades like here
 cmake --build "$copy/build" -j "$(nproc 2>/dev/null || echo 2)" \
-  --target lab1_check lab3_check lab4_check lab5_check lab6_check >"$work/build.log" 2>&1 ||
-  fail "building lab1_check, lab3_check, lab4_check, lab5_check and lab6_check in the copy failed; see $work/build.log"
-for lab in 1 3 4 5 6; do
+  --target lab1_check lab3_check lab4_check lab5_check lab6_check lab7_check >"$work/build.log" 2>&1 ||
+  fail "building lab1_check, lab3_check, lab4_check, lab5_check, lab6_check and lab7_check in the copy failed; see $work/build.log"
+for lab in 1 3 4 5 6 7; do
   status=0
   "$copy/build/bin/lab${lab}_check" --group cpu >"$work/lab${lab}_check.log" 2>&1 || status=$?
   [ "$status" -eq 1 ] ||

@@ -5,7 +5,8 @@
 # repository (tracked, or untracked and not ignored) except solutions/, plus
 # grader/prebuilt/<library>/ for each line of grader/answer_libraries.list:
 # answer-shaped code a grader times against (lab 2's reference kernel for
-# lab 3, lab 4's unpadded-tile transpose), compiled to machine code only.
+# lab 3, lab 4's unpadded-tile transpose, lab 3's reference for lab 7), compiled
+# to machine code only.
 # The copy needs that code, but not its source: each library holds SASS for
 # the GPU architectures in DIST_ARCHS and no PTX.
 # docs/design.md ("Answers stay in solutions/") explains the choice.

@@ -1,0 +1,45 @@
+/* Lab 7 grader: the tests (CPU simulation, GPU runs, speed). */
+#ifndef LAB7_CHECKS_H
+#define LAB7_CHECKS_H
+
+#include "lab7.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LAB7_HANDOUT "handouts/lab7-warp-tiling.md"
+
+/* CPU: the student's index helpers, every thread of a block simulated. */
+void cpu_block_tile_1d_outputs(void **state);
+void cpu_block_tile_2d_outputs(void **state);
+void cpu_float4_loads_cover_tiles(void **state);
+void cpu_warp_tile_coverage(void **state);
+
+/* GPU: what the compiler made of the kernels, results, bad input. */
+void gpu_kernel_resources(void **state);
+void gpu_block_tile_1d_correct(void **state);
+void gpu_block_tile_2d_correct(void **state);
+void gpu_vectorised_correct(void **state);
+void gpu_warp_tile_correct(void **state);
+void gpu_stages_match_cublas_at_4096(void **state);
+void gpu_rejects_bad_input(void **state);
+void gpu_any_size_correct(void **state);
+
+/* GPU speed at 4096^3 (lab7_speed_checks.c). */
+void gpu_block_tile_1d_speed_vs_lab3(void **state);
+void gpu_block_tile_2d_speed_vs_lab3(void **state);
+void gpu_vectorised_speed_vs_lab3(void **state);
+void gpu_warp_tile_speed_vs_lab3(void **state);
+void gpu_warp_tile_fraction_of_cublas(void **state);
+void gpu_sgemm_table(void **state);
+/* Self-tests: lab 3's kernels stay below the thresholds they would be held to. */
+void selftest_lab3_tiled_below_block_tile_1d_threshold(void **state);
+void selftest_lab3_thread_tile_below_warp_tile_threshold(void **state);
+void selftest_lab3_thread_tile_below_cublas_threshold(void **state);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,370 @@
+/* Lab 7 GPU checks: what the compiler made of each stage's kernel, results
+ * against a CPU reference in double (multiples of the block tile up to
+ * 2048, several seeds, alpha/beta with C poisoned when beta == 0), every
+ * stage against cuBLAS at 4096, bad input, and the any-size bonus. Speed:
+ * lab7_speed_checks.c. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "compare.h"
+#include "cpu_reference.h"
+#include "device_buffer.h"
+#include "device_verify.h"
+#include "gpu_checks.h"
+#include "guard.h"
+#include "harness.h"
+#include "lab7_checks.h"
+#include "lab7_cublas.h"
+#include "lab7_gpu_common.h"
+#include "matmul_checks.h"
+#include "rng.h"
+
+/* ------------------------------------------------------------ resources */
+
+void gpu_kernel_resources(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    for (int s = 0; s < LAB7_STAGE_COUNT; ++s) {
+        const lab7_stage_info *info = lab7_stage_about((lab7_stage)s);
+        struct cudaFuncAttributes attr;
+        lab_status status = lab7_kernel_attributes((lab7_stage)s, &attr);
+        GRADER_CHECK(status == LAB_OK, "lab7_kernel_attributes(%s) returned %s: %s", info->name,
+                     lab_status_name(status), lab_last_error());
+        char metric[64];
+        snprintf(metric, sizeof metric, "%s_registers", info->name);
+        grader_metric(metric, attr.numRegs, "registers");
+        snprintf(metric, sizeof metric, "%s_shared_bytes", info->name);
+        grader_metric(metric, (double)attr.sharedSizeBytes, "bytes");
+        snprintf(metric, sizeof metric, "%s_local_bytes", info->name);
+        grader_metric(metric, (double)attr.localSizeBytes, "bytes");
+        grader_note("%-14s %3d registers/thread, %6zu bytes shared, %zu bytes local (spills)",
+                    info->name, attr.numRegs, attr.sharedSizeBytes, attr.localSizeBytes);
+        if (attr.localSizeBytes > 0)
+            grader_note("%s: %zu bytes of local memory per thread: accumulators or fragments "
+                        "spilled out of registers (an array indexed by a loop the compiler "
+                        "did not unroll, or too many registers). Not graded; see handout "
+                        "section 9.",
+                        info->name, attr.localSizeBytes);
+        GRADER_CHECK(attr.sharedSizeBytes >= info->shared_bytes,
+                     "TODO(%s): the %s kernel declares %zu bytes of static shared memory; its "
+                     "tiles of A and B need at least %zu. Declare them as __shared__ arrays "
+                     "whose sizes are compile-time constants. See %s, section %s.",
+                     info->kernel_todo, info->name, attr.sharedSizeBytes, info->shared_bytes,
+                     LAB7_HANDOUT, info->section);
+        GRADER_CHECK(attr.maxThreadsPerBlock >= info->threads,
+                     "TODO(%s): the compiled %s kernel can run at most %d threads per block (it "
+                     "uses %d registers per thread), but it is launched with %d. See %s, "
+                     "section 9.",
+                     info->kernel_todo, info->name, attr.maxThreadsPerBlock, attr.numRegs,
+                     info->threads, LAB7_HANDOUT);
+    }
+}
+
+/* ---------------------------------------------------------- correctness */
+
+/* The entry point under test as C = alpha*A*B + beta*C. */
+typedef lab_status (*sgemm_fn)(void *ctx, int m, int n, int k, float alpha, const float *a,
+                               const float *b, float beta, float *c);
+
+static lab_status call_stage(void *ctx, int m, int n, int k, float alpha, const float *a,
+                             const float *b, float beta, float *c)
+{
+    return lab7_sgemm(*(const lab7_stage *)ctx, m, n, k, alpha, a, b, beta, c);
+}
+
+static lab_status call_any_size(void *ctx, int m, int n, int k, float alpha, const float *a,
+                                const float *b, float beta, float *c)
+{
+    (void)ctx;
+    return lab7_sgemm_any_size(m, n, k, alpha, a, b, beta, c);
+}
+
+typedef struct {
+    const char *name; /* "lab7_sgemm(warp_tile)" */
+    sgemm_fn fn;
+    void *ctx;
+    const char *hint;
+} sgemm_impl;
+
+typedef struct {
+    float alpha, beta;
+} scaling;
+
+/* One call on one shape: seeded A, B (and C when beta != 0), C between
+ * canaries and poisoned with NaN when beta == 0; the result compared with
+ * alpha*A*B + beta*C in double, A and B checked unchanged. */
+static void expect_sgemm(const sgemm_impl *impl, matmul_shape s, uint64_t seed, scaling ab)
+{
+    matmul_problem p;
+    matmul_problem_init(&p, s, seed, 1);
+    const size_t mn = (size_t)s.m * (size_t)s.n;
+    float *c0 = grader_malloc(mn * sizeof *c0);
+    rng_fill_uniform(c0, mn, seed ^ 0xC0FFEEull, -1.0f, 1.0f);
+    device_buffer a, b, c;
+    dbuf_alloc(&a, "A", (size_t)s.m * s.k * sizeof(float));
+    dbuf_alloc(&b, "B", (size_t)s.k * s.n * sizeof(float));
+    dbuf_alloc(&c, "C", mn * sizeof(float));
+    dbuf_upload(&a, p.a);
+    dbuf_upload(&b, p.b);
+    if (ab.beta == 0.0f)
+        dbuf_poison(&c);
+    else
+        dbuf_upload(&c, c0);
+
+    char shape[96], call[320];
+    matmul_describe_shape(s, shape, sizeof shape);
+    snprintf(call, sizeof call, "%s on %s, alpha %g, beta %g%s, seed %llu", impl->name, shape,
+             (double)ab.alpha, (double)ab.beta, ab.beta == 0.0f ? " (C filled with NaN)" : "",
+             (unsigned long long)seed);
+    grader_watch(call, grader_call_limit_s(0.0, 2.0 * (double)s.m * s.n * (double)s.k));
+    gpu_expect_ok_status(impl->fn(impl->ctx, s.m, s.n, s.k, ab.alpha, a.data, b.data, ab.beta,
+                                  c.data),
+                         call);
+    grader_unwatch();
+
+    float *got = grader_malloc(mn * sizeof *got);
+    dbuf_download(&c, got);
+    /* beta == 0: when most results are NaN (not the poison: computed), they
+     * came from reading the old C, which every result does. A few NaNs are
+     * garbage of another kind (compare_floats says so below). */
+    size_t computed_nan = 0;
+    if (ab.beta == 0.0f)
+        for (size_t i = 0; i < mn; ++i)
+            computed_nan += isnan(got[i]) && !guard_is_poison(got[i]);
+    if (computed_nan > mn / 2) {
+        free(got);
+        GRADER_FAIL("%s: %zu of %zu elements are NaN although A and B hold no NaN: with beta "
+                    "== 0, C's old contents (NaN here) were read, and 0 * NaN is NaN. The "
+                    "BLAS rule: when beta == 0, do not read C at all (TODO(7.1), handout "
+                    "section 4).",
+                    call, computed_nan, mn);
+    }
+    double *ref = grader_malloc(mn * sizeof *ref);
+    for (size_t i = 0; i < mn; ++i)
+        ref[i] = (double)ab.alpha * p.ref[i] + (ab.beta == 0.0f ? 0.0 : (double)ab.beta * c0[i]);
+    compare_spec spec = {(size_t)s.m, (size_t)s.n,
+                         fabs((double)ab.alpha) * compare_dot_atol((size_t)s.k) + 1e-6,
+                         MATMUL_RTOL, 0};
+    compare_result result;
+    if (!compare_floats(got, ref, &spec, &result)) {
+        /* A pattern worth naming: alpha ignored (C = A*B + beta*C). */
+        int alpha_ignored = ab.alpha != 1.0f;
+        for (size_t i = 0; i < mn && alpha_ignored; i += 97) {
+            double unscaled = p.ref[i] + (ab.beta == 0.0f ? 0.0 : (double)ab.beta * c0[i]);
+            alpha_ignored = fabs((double)got[i] - unscaled) <= spec.atol + 1e-4 * fabs(unscaled);
+        }
+        free(got);
+        free(ref);
+        GRADER_FAIL("%s: %s.%s %s", call, result.report,
+                    alpha_ignored ? " The results equal A*B + beta*C: alpha was ignored "
+                                    "(TODO(7.1), handout section 4)."
+                                  : "",
+                    impl->hint);
+    }
+    free(got);
+    free(ref);
+    gpu_expect_guards_intact(&c, call);
+    gpu_expect_unchanged(&a, p.a, call);
+    gpu_expect_unchanged(&b, p.b, call);
+    dbuf_free(&a);
+    dbuf_free(&b);
+    dbuf_free(&c);
+    free(c0);
+    matmul_problem_free(&p);
+}
+
+/* Multiples of the block tile, squares first (a non-power-of-two 384
+ * among them), then rectangles, then the large squares. */
+static const matmul_shape STAGE_SHAPES[] = {
+    {128, 128, 16},  {128, 128, 128},  {256, 256, 256},  {384, 384, 384},
+    {128, 256, 512}, {384, 128, 16},   {256, 640, 48},   {640, 128, 1024},
+    {1024, 1024, 1024}, {2048, 2048, 2048},
+};
+enum { STAGE_SHAPE_COUNT = sizeof STAGE_SHAPES / sizeof STAGE_SHAPES[0] };
+
+static void expect_shapes(const sgemm_impl *impl, const matmul_shape *shapes, size_t count)
+{
+    const scaling plain = {1.0f, 0.0f};
+    for (size_t i = 0; i < count; ++i) {
+        long long macs = (long long)shapes[i].m * shapes[i].n * shapes[i].k;
+        int seeds = macs > (1LL << 28) ? 1 : 2; /* the CPU reference of 2048^3 takes seconds */
+        for (int s = 0; s < seeds; ++s)
+            expect_sgemm(impl, shapes[i], grader_seed() + 1000 * i + (uint64_t)s, plain);
+    }
+}
+
+/* alpha and beta: alpha alone with C poisoned, then both with C read. */
+static void expect_scalings(const sgemm_impl *impl, matmul_shape s1, matmul_shape s2)
+{
+    const scaling cases[] = {{2.5f, 0.0f}, {-1.5f, 0.75f}, {0.5f, 1.0f}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        expect_sgemm(impl, s1, grader_seed() + 500 + i, cases[i]);
+        expect_sgemm(impl, s2, grader_seed() + 600 + i, cases[i]);
+    }
+}
+
+static void expect_stage_correct(lab7_stage stage)
+{
+    grader_require_gpu();
+    const lab7_stage_info *info = lab7_stage_about(stage);
+    char name[64];
+    snprintf(name, sizeof name, "lab7_sgemm(%s)", info->name);
+    sgemm_impl impl = {name, call_stage, &stage, info->hint};
+    expect_shapes(&impl, STAGE_SHAPES, STAGE_SHAPE_COUNT);
+    const matmul_shape s1 = {384, 384, 384}, s2 = {256, 640, 48};
+    expect_scalings(&impl, s1, s2);
+}
+
+void gpu_block_tile_1d_correct(void **state)
+{
+    (void)state;
+    expect_stage_correct(LAB7_STAGE_BLOCK_TILE_1D);
+}
+
+void gpu_block_tile_2d_correct(void **state)
+{
+    (void)state;
+    expect_stage_correct(LAB7_STAGE_BLOCK_TILE_2D);
+}
+
+void gpu_vectorised_correct(void **state)
+{
+    (void)state;
+    expect_stage_correct(LAB7_STAGE_VECTORISED);
+}
+
+void gpu_warp_tile_correct(void **state)
+{
+    (void)state;
+    expect_stage_correct(LAB7_STAGE_WARP_TILE);
+}
+
+/* ------------------------------------------------- 4096 against cuBLAS */
+
+void gpu_stages_match_cublas_at_4096(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const int size = 4096;
+    const size_t n = (size_t)size * size;
+    device_buffer a, b, c, want;
+    dbuf_alloc(&a, "A", n * sizeof(float));
+    dbuf_alloc(&b, "B", n * sizeof(float));
+    dbuf_alloc(&c, "C", n * sizeof(float));
+    dbuf_alloc(&want, "C (cuBLAS)", n * sizeof(float));
+    const double flops = 2.0 * size * (double)size * size;
+    for (int seed = 0; seed < 2; ++seed) {
+        uint64_t base = grader_seed() + 4096 + 2 * (uint64_t)seed;
+        device_fill_uniform(a.data, n, base, -1.0f, 1.0f);
+        device_fill_uniform(b.data, n, base + 1, -1.0f, 1.0f);
+        lab_status status = lab7_cublas_sgemm(size, size, size, 1.0f, a.data, b.data, 0.0f,
+                                              want.data);
+        GRADER_CHECK(status == LAB_OK, "cuBLAS: %s", lab_last_error());
+        for (int s = 0; s < LAB7_STAGE_COUNT; ++s) {
+            const lab7_stage_info *info = lab7_stage_about((lab7_stage)s);
+            char call[160];
+            snprintf(call, sizeof call, "lab7_sgemm(%s) on 4096x4096x4096, seed %llu",
+                     info->name, (unsigned long long)base);
+            dbuf_poison(&c);
+            grader_watch(call, grader_call_limit_s(0.0, flops));
+            gpu_expect_ok_status(lab7_sgemm((lab7_stage)s, size, size, size, 1.0f, a.data,
+                                            b.data, 0.0f, c.data),
+                                 call);
+            grader_unwatch();
+            size_t wrong = device_count_mismatches(c.data, want.data, n,
+                                                   2.0 * compare_dot_atol((size_t)size),
+                                                   2.0 * MATMUL_RTOL);
+            GRADER_CHECK(wrong == 0,
+                         "%s: %zu of %zu elements differ from cuBLAS FP32 (or are NaN: never "
+                         "written) by more than the tolerance. Right on the smaller sizes and "
+                         "wrong here usually means an index that overflows or a grid that "
+                         "does not cover C. %s",
+                         call, wrong, n, info->hint);
+            gpu_expect_guards_intact(&c, call);
+        }
+    }
+    dbuf_free(&a);
+    dbuf_free(&b);
+    dbuf_free(&c);
+    dbuf_free(&want);
+}
+
+/* ------------------------------------------------------------ bad input */
+
+void gpu_rejects_bad_input(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    enum { OUT_FLOATS = 128 * 128 + 4 };
+    device_buffer in, out;
+    dbuf_alloc(&in, "A/B", OUT_FLOATS * sizeof(float));
+    dbuf_alloc(&out, "C", OUT_FLOATS * sizeof(float));
+    float *zeros = grader_malloc(OUT_FLOATS * sizeof *zeros);
+    memset(zeros, 0, OUT_FLOATS * sizeof *zeros);
+    dbuf_upload(&in, zeros);
+    free(zeros);
+    const float *x = in.data;
+    float *o = out.data;
+    struct {
+        int m, n, k;
+        const float *a;
+        float *c;
+        lab_status expected;
+        const char *why;
+    } cases[] = {
+        {0, 128, 16, x, o, LAB_ERR_INVALID_SIZE, "M = 0"},
+        {128, -128, 16, x, o, LAB_ERR_INVALID_SIZE, "N negative"},
+        {128, 128, 0, x, o, LAB_ERR_INVALID_SIZE, "K = 0"},
+        {65536, 128, 65536, x, o, LAB_ERR_INVALID_SIZE, "A would have 2^32 elements"},
+        {100, 128, 16, x, o, LAB_ERR_UNSUPPORTED, "M not a multiple of 128"},
+        {128, 136, 16, x, o, LAB_ERR_UNSUPPORTED, "N not a multiple of 128"},
+        {128, 128, 8, x, o, LAB_ERR_UNSUPPORTED, "K not a multiple of 16"},
+        {128, 128, 24, x, o, LAB_ERR_UNSUPPORTED, "K not a multiple of 16"},
+        {128, 128, 16, NULL, o, LAB_ERR_NULL_POINTER, "A is NULL"},
+        {128, 128, 16, x, NULL, LAB_ERR_NULL_POINTER, "C is NULL"},
+        {128, 128, 16, x, o + 1, LAB_ERR_UNSUPPORTED, "C not 16-byte aligned"},
+        {128, 128, 16, x + 2, o, LAB_ERR_UNSUPPORTED, "A not 16-byte aligned"},
+    };
+    for (int s = 0; s < LAB7_STAGE_COUNT; ++s)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+            char call[192];
+            snprintf(call, sizeof call, "lab7_sgemm(%s, M=%d, N=%d, K=%d) [%s; see lab7.h and "
+                     "the validation written in warp_tiling.cu]",
+                     lab7_stage_about((lab7_stage)s)->name, cases[i].m, cases[i].n, cases[i].k,
+                     cases[i].why);
+            dbuf_poison(&out);
+            lab_status st = lab7_sgemm((lab7_stage)s, cases[i].m, cases[i].n, cases[i].k, 1.0f,
+                                       cases[i].a, x, 0.0f, cases[i].c);
+            gpu_expect_rejected(st, cases[i].expected, &out, call);
+        }
+    dbuf_poison(&out);
+    gpu_expect_rejected(lab7_sgemm((lab7_stage)7, 128, 128, 16, 1.0f, x, x, 0.0f, o),
+                        LAB_ERR_UNSUPPORTED, &out, "lab7_sgemm(stage 7, M=128, N=128, K=16)");
+    dbuf_free(&in);
+    dbuf_free(&out);
+}
+
+/* ------------------------------------------------------ bonus: any size */
+
+void gpu_any_size_correct(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    sgemm_impl impl = {"lab7_sgemm_any_size", call_any_size, NULL,
+                       "Check TODO(7.10) and the CHECKED paths of TODO(7.9): a grid that rounds "
+                       "up, zeros loaded outside A and B, stores only inside C, no float4 "
+                       "access that could straddle the edge or be misaligned (handout section "
+                       "10)."};
+    static const matmul_shape shapes[] = {
+        {1, 1, 1},    {127, 129, 17}, {33, 4097, 5}, {129, 1, 300},
+        {200, 72, 3}, {128, 128, 16}, {1000, 999, 1001},
+    };
+    expect_shapes(&impl, shapes, sizeof shapes / sizeof shapes[0]);
+    const matmul_shape s1 = {127, 129, 17}, s2 = {65, 257, 33};
+    expect_scalings(&impl, s1, s2);
+}

@@ -1,0 +1,76 @@
+/* Lab 7 GPU checks: what each stage is, for messages, launches and the
+ * shared matmul grading (grader/matmul). */
+#include "lab7_gpu_common.h"
+
+#include "lab3.h"
+#include "lab7_checks.h"
+#include "lab7_cublas.h"
+
+static lab_status stage_1d(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    return lab7_sgemm(LAB7_STAGE_BLOCK_TILE_1D, m, n, k, 1.0f, a, b, 0.0f, c);
+}
+static lab_status stage_2d(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    return lab7_sgemm(LAB7_STAGE_BLOCK_TILE_2D, m, n, k, 1.0f, a, b, 0.0f, c);
+}
+static lab_status stage_vectorised(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    return lab7_sgemm(LAB7_STAGE_VECTORISED, m, n, k, 1.0f, a, b, 0.0f, c);
+}
+static lab_status stage_warp_tile(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    return lab7_sgemm(LAB7_STAGE_WARP_TILE, m, n, k, 1.0f, a, b, 0.0f, c);
+}
+
+#define VALIDATION "the validation written in warp_tiling.cu"
+
+static const char HINT_1D[] =
+    "Check TODO(7.1) (the epilogue, handout section 4), TODO(7.2) (which results a thread "
+    "owns, section 5) and TODO(7.3): one element of each tile per thread, both "
+    "__syncthreads(), k0 advancing by BK1, A and B indexed with their own row lengths (K "
+    "and N), the block's corner added (section 5).";
+static const char HINT_2D[] =
+    "Check TODO(7.4) (the thread's TM2 x TN2 square, section 6) and TODO(7.5): the tiles "
+    "copied in rounds of LAB7_BT2_THREADS elements, both barriers, the fragments reg_m and "
+    "reg_n loaded for each p before the multiply-adds (section 6), and the epilogue "
+    "(TODO(7.1), section 4).";
+static const char HINT_VECTORISED[] =
+    "Check TODO(7.6) (the float4 loads and the transposed place of A, section 7) and "
+    "TODO(7.7): A's four floats stored at lab7_a_transposed_offset, the inner loop reading "
+    "As[p][row] (transposed) and Bs[p][col], both barriers, sgemm_store4 in the epilogue "
+    "(sections 7 and 4).";
+static const char HINT_WARP[] =
+    "Check TODO(7.8) (warp origin, thread in warp, sub-tiles, section 8) and TODO(7.9): the "
+    "loads in LAB7_WT_* rounds, both barriers, k0 advancing by LAB7_WT_BK, fragments read "
+    "at origin + wm_iter*WSUBM (wn_iter*WSUBN) + thread tile, and the epilogue at "
+    "lab7_warp_tile_output (sections 8 and 4).";
+
+const lab7_stage_info *lab7_stage_about(lab7_stage stage)
+{
+    static const lab7_stage_info info[] = {
+        {LAB7_STAGE_BLOCK_TILE_1D, "block_tile_1d", "7.3", "5", LAB7_BT1_THREADS,
+         (LAB7_BT1_BM * LAB7_BT1_BK + LAB7_BT1_BK * LAB7_BT1_BN) * sizeof(float), HINT_1D,
+         {"lab7_sgemm(block_tile_1d)", stage_1d, LAB7_BT1_BM, HINT_1D, VALIDATION}},
+        {LAB7_STAGE_BLOCK_TILE_2D, "block_tile_2d", "7.5", "6", LAB7_BT2_THREADS,
+         (LAB7_BT2_BM * LAB7_BT2_BK + LAB7_BT2_BK * LAB7_BT2_BN) * sizeof(float), HINT_2D,
+         {"lab7_sgemm(block_tile_2d)", stage_2d, LAB7_BT2_BM, HINT_2D, VALIDATION}},
+        {LAB7_STAGE_VECTORISED, "vectorised", "7.7", "7", LAB7_BT2_THREADS,
+         (LAB7_BT2_BM * LAB7_BT2_BK + LAB7_BT2_BK * LAB7_BT2_BN) * sizeof(float),
+         HINT_VECTORISED,
+         {"lab7_sgemm(vectorised)", stage_vectorised, LAB7_BT2_BM, HINT_VECTORISED, VALIDATION}},
+        {LAB7_STAGE_WARP_TILE, "warp_tile", "7.9", "8", LAB7_WT_THREADS,
+         (LAB7_WT_BM * LAB7_WT_BK + LAB7_WT_BK * LAB7_WT_BN) * sizeof(float), HINT_WARP,
+         {"lab7_sgemm(warp_tile)", stage_warp_tile, LAB7_WT_BM, HINT_WARP, VALIDATION}},
+    };
+    return &info[stage];
+}
+
+static const char BASELINE_BUG[] =
+    "The grader's yardstick is wrong: a grader bug, please report it.";
+const matmul_impl LAB7_LAB3_TILED = {"lab3_matmul_tiled (lab 3's reference)", lab3_matmul_tiled,
+                                     0, BASELINE_BUG, NULL};
+const matmul_impl LAB7_LAB3_THREAD_TILE = {"lab3_matmul_thread_tile (lab 3's reference)",
+                                           lab3_matmul_thread_tile, 0, BASELINE_BUG, NULL};
+const matmul_impl LAB7_CUBLAS = {"cuBLAS SGEMM (FP32, pedantic)", lab7_cublas_matmul, 0,
+                                 BASELINE_BUG, NULL};

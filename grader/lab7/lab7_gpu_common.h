@@ -1,0 +1,36 @@
+/* Lab 7 GPU checks: what every GPU check needs to know about a stage. */
+#ifndef LAB7_GPU_COMMON_H
+#define LAB7_GPU_COMMON_H
+
+#include "lab7.h"
+#include "matmul_checks.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    lab7_stage stage;
+    const char *name;        /* "block_tile_1d" */
+    const char *kernel_todo; /* the kernel's TODO, e.g. "7.3" */
+    const char *section;     /* the handout section about the stage */
+    int threads;             /* threads per block of its launch */
+    size_t shared_bytes;     /* the least static shared memory its tiles need */
+    const char *hint;        /* what to check when its output is wrong */
+    matmul_impl impl;        /* the stage as C = A * B (alpha 1, beta 0), for grader/matmul */
+} lab7_stage_info;
+
+const lab7_stage_info *lab7_stage_about(lab7_stage stage);
+
+/* Lab 3's tiled kernel (the baseline) and its thread-tile kernel (a
+ * self-test stand-in), from lab 3's reference (lab3_reference). */
+extern const matmul_impl LAB7_LAB3_TILED;
+extern const matmul_impl LAB7_LAB3_THREAD_TILE;
+/* cuBLAS FP32 as C = A * B. */
+extern const matmul_impl LAB7_CUBLAS;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,41 @@
+/* Lab 7 grader: the list of tests, their groups and their points (out of
+ * 50, plus 5 bonus for any size). Thresholds and their calibration:
+ * lab7_rubric.h. */
+#include "harness.h"
+#include "lab7_checks.h"
+
+static const grader_test tests[] = {
+    /* CPU: the index helpers, every thread of a block simulated. */
+    GRADER_TEST(cpu_block_tile_1d_outputs, GROUP_CPU, 2),     /* TODO(7.2) */
+    GRADER_TEST(cpu_block_tile_2d_outputs, GROUP_CPU, 3),     /* TODO(7.4) */
+    GRADER_TEST(cpu_float4_loads_cover_tiles, GROUP_CPU, 4),  /* TODO(7.6) */
+    GRADER_TEST(cpu_warp_tile_coverage, GROUP_CPU, 6),        /* TODO(7.8) */
+    /* GPU: each stage on multiples of its tile, alpha/beta, NaN-poisoned C. */
+    GRADER_TEST(gpu_kernel_resources, GROUP_GPU, 2),          /* shared tiles, block sizes */
+    GRADER_TEST(gpu_block_tile_1d_correct, GROUP_GPU, 4),     /* TODO(7.1)-(7.3) */
+    GRADER_TEST(gpu_block_tile_2d_correct, GROUP_GPU, 3),     /* TODO(7.4), (7.5) */
+    GRADER_TEST(gpu_vectorised_correct, GROUP_GPU, 4),        /* TODO(7.6), (7.7) */
+    GRADER_TEST(gpu_warp_tile_correct, GROUP_GPU, 5),         /* TODO(7.8), (7.9) */
+    GRADER_TEST(gpu_stages_match_cublas_at_4096, GROUP_GPU, 2),
+    GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 2),         /* validation (given code) */
+    /* GPU speed at 4096^3, against lab 3's tiled kernel and cuBLAS FP32. */
+    GRADER_TEST(gpu_block_tile_1d_speed_vs_lab3, GROUP_GPU, 2),
+    GRADER_TEST(gpu_block_tile_2d_speed_vs_lab3, GROUP_GPU, 2),
+    GRADER_TEST(gpu_vectorised_speed_vs_lab3, GROUP_GPU, 3),
+    GRADER_TEST(gpu_warp_tile_speed_vs_lab3, GROUP_GPU, 3),
+    GRADER_TEST(gpu_warp_tile_fraction_of_cublas, GROUP_GPU, 3),
+    /* Every kernel in GFLOP/s and as a share of cuBLAS: reported, not judged. */
+    GRADER_TEST(gpu_sgemm_table, GROUP_GPU, 0),
+    /* Extension: any size. */
+    GRADER_BONUS(gpu_any_size_correct, GROUP_GPU, 5),         /* TODO(7.10) */
+    GRADER_TEST(selftest_lab3_tiled_below_block_tile_1d_threshold, GROUP_SELFTEST, 0),
+    GRADER_TEST(selftest_lab3_thread_tile_below_warp_tile_threshold, GROUP_SELFTEST, 0),
+    GRADER_TEST(selftest_lab3_thread_tile_below_cublas_threshold, GROUP_SELFTEST, 0),
+};
+
+int main(int argc, char **argv)
+{
+    grader_suite suite = {"lab7", "Lab 7 - warp tiling", "handouts/lab7-warp-tiling.md",
+                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0]};
+    return grader_main(&suite, argc, argv);
+}

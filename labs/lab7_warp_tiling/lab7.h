@@ -1,0 +1,167 @@
+/* Lab 7 - from shared tiles to warp tiling: the contract between your code
+ * and the grader.
+ *
+ * Do not change this file: the grader is compiled against it.
+ *
+ * SGEMM, as BLAS defines it, row-major:
+ *     C = alpha * A * B + beta * C
+ * A is M x K, B is K x N, C is M x N, all DEVICE pointers to floats.
+ *
+ * The BLAS rule for beta: when beta == 0, the old contents of C are NOT
+ * read (they may be anything, NaN included), and C = alpha * A * B. So
+ * `alpha * acc + beta * c_old` is wrong when beta == 0: 0 * NaN is NaN. The
+ * grader fills C with NaN before every call with beta == 0.
+ *
+ * Four kernels (stages), in the order of the handout, each behind
+ * lab7_sgemm:
+ *  1. block tile 1D: a block computes a BM1 x BN1 tile of C; each thread TM1
+ *     results of one column (BM1 x BK1 and BK1 x BN1 shared tiles);
+ *  2. block tile 2D: a BM2 x BN2 tile of C; each thread a TM2 x TN2 square
+ *     of results from register fragments;
+ *  3. vectorised: stage 2 with float4 global loads and A stored transposed
+ *     in shared memory, so the inner loop reads contiguous words;
+ *  4. warp tile: block tile -> warp tile (WM x WN, walked as WMITER x
+ *     WNITER sub-tiles) -> thread tile (TM x TN per sub-tile).
+ *
+ * Sizes: every stage needs M and N to be multiples of LAB7_SIZE_MULTIPLE
+ * (128) and K a multiple of LAB7_K_MULTIPLE (16); a, b and c must be
+ * 16-byte aligned (cudaMalloc's pointers are). Any other size or alignment
+ * returns LAB_ERR_UNSUPPORTED and launches nothing. Zero, negative or
+ * int-overflowing sizes return LAB_ERR_INVALID_SIZE, NULL pointers
+ * LAB_ERR_NULL_POINTER. lab7_sgemm_any_size (bonus) takes any positive size.
+ *
+ * Entry points validate, launch and return without synchronising. The index
+ * helpers are yours (TODOs in warp_tiling.cu); the kernels use them and the
+ * grader also runs them on the CPU. */
+#ifndef LAB7_H
+#define LAB7_H
+
+#include <cuda_runtime_api.h>
+
+#include "lab_dim3.h"
+#include "lab_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    LAB7_WARP_SIZE = 32,
+    /* The size rule of every stage (see above). */
+    LAB7_SIZE_MULTIPLE = 128, /* M and N */
+    LAB7_K_MULTIPLE = 16,     /* K */
+
+    /* Stage 1, block tile 1D: BM1 x BN1 block tile, K step BK1, TM1
+     * results per thread (one column): 64 * 64 / 8 = 512 threads. */
+    LAB7_BT1_BM = 64,
+    LAB7_BT1_BN = 64,
+    LAB7_BT1_BK = 8,
+    LAB7_BT1_TM = 8,
+    LAB7_BT1_THREADS = LAB7_BT1_BM * LAB7_BT1_BN / LAB7_BT1_TM,
+
+    /* Stages 2 and 3, block tile 2D: BM2 x BN2 block tile, K step BK2, a
+     * TM2 x TN2 thread tile: 128 * 128 / 64 = 256 threads. */
+    LAB7_BT2_BM = 128,
+    LAB7_BT2_BN = 128,
+    LAB7_BT2_BK = 8,
+    LAB7_BT2_TM = 8,
+    LAB7_BT2_TN = 8,
+    LAB7_BT2_THREADS = LAB7_BT2_BM * LAB7_BT2_BN / (LAB7_BT2_TM * LAB7_BT2_TN)
+};
+
+/* Stage 4, warp tile. A tuning sweep build (grader/tools/lab7_tile_sweep.sh)
+ * defines LAB7_WARP_TILE_SWEEP and passes its own values with -D; the grader
+ * and the labs always use these. */
+#ifndef LAB7_WARP_TILE_SWEEP
+#define LAB7_WT_BM 128    /* block tile rows */
+#define LAB7_WT_BN 128    /* block tile columns */
+#define LAB7_WT_BK 16     /* K step of the block tile loop */
+#define LAB7_WT_WM 64     /* warp tile rows */
+#define LAB7_WT_WN 64     /* warp tile columns */
+#define LAB7_WT_WNITER 4  /* sub-tiles across a warp tile */
+#define LAB7_WT_TM 8      /* thread tile rows (per sub-tile) */
+#define LAB7_WT_TN 4      /* thread tile columns (per sub-tile) */
+#endif
+/* Derived: a warp's 32 threads each hold TM x TN results per sub-tile, so
+ * a warp tile takes WM*WN / (32*TM*TN) sub-tiles, WNITER across and
+ * WMITER down. */
+#define LAB7_WT_WMITER \
+    ((LAB7_WT_WM * LAB7_WT_WN) / (LAB7_WARP_SIZE * LAB7_WT_TM * LAB7_WT_TN * LAB7_WT_WNITER))
+#define LAB7_WT_WSUBM (LAB7_WT_WM / LAB7_WT_WMITER) /* sub-tile rows */
+#define LAB7_WT_WSUBN (LAB7_WT_WN / LAB7_WT_WNITER) /* sub-tile columns */
+#define LAB7_WT_WARPS ((LAB7_WT_BM / LAB7_WT_WM) * (LAB7_WT_BN / LAB7_WT_WN))
+#define LAB7_WT_THREADS (LAB7_WT_WARPS * LAB7_WARP_SIZE)
+
+/* The four kernels, in the order of the handout. */
+typedef enum {
+    LAB7_STAGE_BLOCK_TILE_1D = 0,
+    LAB7_STAGE_BLOCK_TILE_2D = 1,
+    LAB7_STAGE_VECTORISED = 2,
+    LAB7_STAGE_WARP_TILE = 3
+} lab7_stage;
+enum { LAB7_STAGE_COUNT = 4 };
+
+/* A position: in a block tile, in a shared-memory tile, or in a warp. */
+typedef struct {
+    int row, col;
+} lab7_coord;
+
+/* ---- index helpers (TODOs) ----
+ * Threads are numbered 0 .. threads-1 inside the block (the launches are
+ * 1D: thread = threadIdx.x); warp = thread / 32, lane = thread % 32.
+ * Positions are relative to the block's tile (row 0, col 0 = its corner). */
+
+/* TODO(7.1) stage 1: the element of the BM1 x BN1 block tile that is result
+ * i (0 <= i < TM1) of thread `thread`. A thread's TM1 results lie in one
+ * column, on consecutive rows. */
+LAB_HOST_DEVICE lab7_coord lab7_block_tile_1d_output(int thread, int i);
+
+/* TODO(7.3) stages 2 and 3: the element of the BM2 x BN2 block tile that
+ * is result (i, j) (0 <= i < TM2, 0 <= j < TN2) of thread `thread`: a
+ * TM2 x TN2 square of neighbours. */
+LAB_HOST_DEVICE lab7_coord lab7_block_tile_2d_output(int thread, int i, int j);
+
+/* TODO(7.5) stages 3 and 4, the float4 loads: the first of the 4 floats
+ * that thread `thread` of a block of `threads` loads in round `round` from
+ * a shared tile `tile_cols` floats wide (A's BM x BK tile, tile_cols = BK;
+ * B's BK x BN tile, tile_cols = BN). Each round the block loads `threads`
+ * float4s; the rounds together load the tile once. */
+LAB_HOST_DEVICE lab7_coord lab7_float4_load(int thread, int round, int threads, int tile_cols);
+/* TODO(7.5) where element `a` (row, col) of the BM x BK tile of A lands in
+ * shared memory, stored TRANSPOSED as As[BK][BM] (`bm` = BM): a word offset. */
+LAB_HOST_DEVICE int lab7_a_transposed_offset(lab7_coord a, int bm);
+
+/* TODO(7.7) stage 4, the warp tile. Warp `warp_idx` (0 .. WARPS-1) owns a
+ * WM x WN warp tile of the block tile: its top-left corner. */
+LAB_HOST_DEVICE lab7_coord lab7_warp_tile_origin(int warp_idx);
+/* TODO(7.7) lane `lane` (0..31) of a warp: its (thread_row_in_warp,
+ * thread_col_in_warp) in the (WSUBM/TM) x (WSUBN/TN) grid of threads that
+ * covers one WSUBM x WSUBN sub-tile. */
+LAB_HOST_DEVICE lab7_coord lab7_thread_in_warp(int lane);
+/* TODO(7.7) the element of the BM x BN block tile that thread `thread`
+ * computes as result (i, j) (0 <= i < TM, 0 <= j < TN) of sub-tile
+ * (wm_iter, wn_iter) (0 <= wm_iter < WMITER, 0 <= wn_iter < WNITER). */
+LAB_HOST_DEVICE lab7_coord lab7_warp_tile_output(int thread, int wm_iter, int wn_iter, int i,
+                                                 int j);
+
+/* ---- entry points (device pointers) ---- */
+
+/* C = alpha * A * B + beta * C with the stage asked for. */
+lab_status lab7_sgemm(lab7_stage stage, int m, int n, int k, float alpha, const float *a,
+                      const float *b, float beta, float *c);
+
+/* Bonus (TODO(7.9)): the same with the warp-tiled kernel for ANY positive
+ * M, N, K and any float alignment. */
+lab_status lab7_sgemm_any_size(int m, int n, int k, float alpha, const float *a, const float *b,
+                               float beta, float *c);
+
+/* What the compiler made of a stage's kernel (static shared memory,
+ * registers, local memory = spills, the largest block it can run):
+ * cudaFuncGetAttributes. */
+lab_status lab7_kernel_attributes(lab7_stage stage, struct cudaFuncAttributes *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

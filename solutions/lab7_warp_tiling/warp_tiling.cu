@@ -1,0 +1,567 @@
+/* Lab 7 - from shared tiles to warp tiling: reference solution.
+ *
+ * Read top to bottom: the epilogue (alpha, beta), then each stage's index
+ * helpers and kernel (1D block tile, 2D block tile, vectorised, warp tile),
+ * then the entry points. handouts/lab7-warp-tiling.md explains each step.
+ *
+ * The stage-4 kernel is delimited on its own ("STAGE 4" below): its tile
+ * parameters come from lab7.h and may be replaced by a tuning sweep
+ * (grader/tools/lab7_tile_sweep.sh). */
+#include <stdint.h>
+
+#include "lab7.h"
+
+#include "cuda_check.h"
+
+/* ------------------------------------------------------------ epilogue */
+
+/* One element of C = alpha * acc + beta * C. The BLAS rule: with beta == 0
+ * the old C is not read at all (it may hold NaN, and 0 * NaN is NaN). */
+__device__ __forceinline__ void sgemm_store(float *c, float alpha, float acc, float beta)
+{
+    *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+}
+
+/* Four neighbours of a row of C at once (c is 16-byte aligned). */
+__device__ __forceinline__ void sgemm_store4(float *c, float alpha, float4 acc, float beta)
+{
+    float4 out = make_float4(alpha * acc.x, alpha * acc.y, alpha * acc.z, alpha * acc.w);
+    if (beta != 0.0f) {
+        const float4 old = *reinterpret_cast<const float4 *>(c);
+        out.x += beta * old.x;
+        out.y += beta * old.y;
+        out.z += beta * old.z;
+        out.w += beta * old.w;
+    }
+    *reinterpret_cast<float4 *>(c) = out;
+}
+
+/* ------------------------------------------- stage 1: block tile, 1D */
+
+LAB_HOST_DEVICE lab7_coord lab7_block_tile_1d_output(int thread, int i)
+{
+    /* Thread t owns column t % BN1 and the TM1 rows starting at
+     * (t / BN1) * TM1: the 32 threads of a warp own 32 neighbouring columns
+     * of the same rows, so their stores (and their reads of Bs) are
+     * contiguous. */
+    lab7_coord e = {(thread / LAB7_BT1_BN) * LAB7_BT1_TM + i, thread % LAB7_BT1_BN};
+    return e;
+}
+
+__global__ void __launch_bounds__(LAB7_BT1_THREADS)
+    block_tile_1d_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
+                         const float *__restrict__ b, float beta, float *__restrict__ c)
+{
+    enum { BM = LAB7_BT1_BM, BN = LAB7_BT1_BN, BK = LAB7_BT1_BK, TM = LAB7_BT1_TM };
+    static_assert(BM * BK == LAB7_BT1_THREADS && BK * BN == LAB7_BT1_THREADS,
+                  "one element of each shared tile per thread");
+    __shared__ float As[BM * BK]; /* As[row][p]: the BM x BK tile of A */
+    __shared__ float Bs[BK * BN]; /* Bs[p][col]: the BK x BN tile of B */
+    const int t = threadIdx.x;
+    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    const lab7_coord mine = lab7_block_tile_1d_output(t, 0);
+    /* The element of each tile this thread copies: consecutive threads walk
+     * a row, so a warp's loads are contiguous. */
+    const int a_row = t / BK, a_col = t % BK, b_row = t / BN, b_col = t % BN;
+    (void)m;
+
+    float acc[TM];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+        acc[i] = 0.0f;
+
+    for (int k0 = 0; k0 < k; k0 += BK) {
+        As[a_row * BK + a_col] = a[(block_row + a_row) * k + k0 + a_col];
+        Bs[b_row * BN + b_col] = b[(k0 + b_row) * n + block_col + b_col];
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < BK; ++p) {
+            /* One load of B serves TM multiply-adds; the A values are the
+             * same for the whole warp (a broadcast). */
+            const float b_value = Bs[p * BN + mine.col];
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+                acc[i] += As[(mine.row + i) * BK + p] * b_value;
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+        const lab7_coord e = lab7_block_tile_1d_output(t, i);
+        sgemm_store(&c[(block_row + e.row) * n + block_col + e.col], alpha, acc[i], beta);
+    }
+}
+
+/* ------------------------------------------- stage 2: block tile, 2D */
+
+LAB_HOST_DEVICE lab7_coord lab7_block_tile_2d_output(int thread, int i, int j)
+{
+    /* BN2 / TN2 = 16 threads across a row of thread tiles: thread t owns
+     * the TM2 x TN2 square at thread row t / 16, thread column t % 16. */
+    const int threads_across = LAB7_BT2_BN / LAB7_BT2_TN;
+    lab7_coord e = {(thread / threads_across) * LAB7_BT2_TM + i,
+                    (thread % threads_across) * LAB7_BT2_TN + j};
+    return e;
+}
+
+/* At most 128 registers per thread, so that two blocks (16 warps) fit an
+ * SM (handout section 9). */
+__global__ void __launch_bounds__(LAB7_BT2_THREADS, 2)
+    block_tile_2d_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
+                         const float *__restrict__ b, float beta, float *__restrict__ c)
+{
+    enum {
+        BM = LAB7_BT2_BM, BN = LAB7_BT2_BN, BK = LAB7_BT2_BK, TM = LAB7_BT2_TM, TN = LAB7_BT2_TN,
+        THREADS = LAB7_BT2_THREADS
+    };
+    static_assert(BM * BK % THREADS == 0 && BK * BN % THREADS == 0,
+                  "the tiles load in whole rounds of THREADS elements");
+    __shared__ float As[BM * BK]; /* As[row][p] */
+    __shared__ float Bs[BK * BN]; /* Bs[p][col] */
+    const int t = threadIdx.x;
+    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    const lab7_coord mine = lab7_block_tile_2d_output(t, 0, 0);
+    (void)m;
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j)
+            acc[i][j] = 0.0f;
+    float reg_m[TM], reg_n[TN];
+
+    for (int k0 = 0; k0 < k; k0 += BK) {
+        /* Each round the block copies THREADS consecutive elements. */
+#pragma unroll
+        for (int f = t; f < BM * BK; f += THREADS)
+            As[f] = a[(block_row + f / BK) * k + k0 + f % BK];
+#pragma unroll
+        for (int f = t; f < BK * BN; f += THREADS)
+            Bs[f] = b[(k0 + f / BN) * n + block_col + f % BN];
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < BK; ++p) {
+            /* TM + TN shared loads feed TM * TN multiply-adds. */
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+                reg_m[i] = As[(mine.row + i) * BK + p];
+#pragma unroll
+            for (int j = 0; j < TN; ++j)
+                reg_n[j] = Bs[p * BN + mine.col + j];
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+#pragma unroll
+                for (int j = 0; j < TN; ++j)
+                    acc[i][j] += reg_m[i] * reg_n[j];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) {
+            const lab7_coord e = lab7_block_tile_2d_output(t, i, j);
+            sgemm_store(&c[(block_row + e.row) * n + block_col + e.col], alpha, acc[i][j], beta);
+        }
+}
+
+/* ------------------------------------------------ stage 3: vectorised */
+
+LAB_HOST_DEVICE lab7_coord lab7_float4_load(int thread, int round, int threads, int tile_cols)
+{
+    /* The float4s of the tile in row-major order; round r takes numbers
+     * r*threads .. r*threads + threads-1, thread t the t-th of them, so a
+     * warp reads 32 consecutive float4s (512 contiguous bytes where a row
+     * is long enough). */
+    const int per_row = tile_cols / 4;
+    const int f = round * threads + thread;
+    lab7_coord e = {f / per_row, (f % per_row) * 4};
+    return e;
+}
+
+LAB_HOST_DEVICE int lab7_a_transposed_offset(lab7_coord a, int bm)
+{
+    /* As[col][row]: column p of the A tile becomes a contiguous row of BM
+     * words, so the inner loop reads a thread's TM values of A as float4s. */
+    return a.col * bm + a.row;
+}
+
+/* Copies the BM x BK tile of A (transposed, As[BK][BM]) and the BK x BN
+ * tile of B (Bs[BK][BN]) that start at column k0 of A and row k0 of B,
+ * one float4 per thread per round. Shared by stages 3 and 4. */
+template <int BM, int BN, int BK, int THREADS>
+static __device__ __forceinline__ void load_tiles_float4(const float *__restrict__ a,
+                                                         const float *__restrict__ b, int n,
+                                                         int k, int block_row, int block_col,
+                                                         int k0, float *As, float *Bs)
+{
+    static_assert(BK % 4 == 0 && BN % 4 == 0, "tile rows hold whole float4s");
+    static_assert((BM * BK / 4) % THREADS == 0 && (BK * BN / 4) % THREADS == 0,
+                  "the tiles load in whole rounds of THREADS float4s");
+    const int t = threadIdx.x;
+#pragma unroll
+    for (int r = 0; r < BM * BK / 4 / THREADS; ++r) {
+        const lab7_coord e = lab7_float4_load(t, r, THREADS, BK);
+        const float4 v = *reinterpret_cast<const float4 *>(&a[(block_row + e.row) * k + k0 + e.col]);
+        const float part[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const lab7_coord aq = {e.row, e.col + q};
+            As[lab7_a_transposed_offset(aq, BM)] = part[q];
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < BK * BN / 4 / THREADS; ++r) {
+        const lab7_coord e = lab7_float4_load(t, r, THREADS, BN);
+        *reinterpret_cast<float4 *>(&Bs[e.row * BN + e.col]) =
+            *reinterpret_cast<const float4 *>(&b[(k0 + e.row) * n + block_col + e.col]);
+    }
+}
+
+__global__ void __launch_bounds__(LAB7_BT2_THREADS)
+    vectorised_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
+                      const float *__restrict__ b, float beta, float *__restrict__ c)
+{
+    enum {
+        BM = LAB7_BT2_BM, BN = LAB7_BT2_BN, BK = LAB7_BT2_BK, TM = LAB7_BT2_TM, TN = LAB7_BT2_TN,
+        THREADS = LAB7_BT2_THREADS
+    };
+    static_assert(TM % 4 == 0 && TN % 4 == 0, "fragments are read as float4s");
+    __shared__ __align__(16) float As[BK * BM]; /* transposed: As[p][row] */
+    __shared__ __align__(16) float Bs[BK * BN]; /* Bs[p][col] */
+    const int t = threadIdx.x;
+    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    const lab7_coord mine = lab7_block_tile_2d_output(t, 0, 0);
+    (void)m;
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j)
+            acc[i][j] = 0.0f;
+    float reg_m[TM], reg_n[TN];
+
+    for (int k0 = 0; k0 < k; k0 += BK) {
+        load_tiles_float4<BM, BN, BK, THREADS>(a, b, n, k, block_row, block_col, k0, As, Bs);
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < BK; ++p) {
+            /* Both fragments are contiguous words now: float4 reads. */
+#pragma unroll
+            for (int i = 0; i < TM; i += 4)
+                *reinterpret_cast<float4 *>(&reg_m[i]) =
+                    *reinterpret_cast<const float4 *>(&As[p * BM + mine.row + i]);
+#pragma unroll
+            for (int j = 0; j < TN; j += 4)
+                *reinterpret_cast<float4 *>(&reg_n[j]) =
+                    *reinterpret_cast<const float4 *>(&Bs[p * BN + mine.col + j]);
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+#pragma unroll
+                for (int j = 0; j < TN; ++j)
+                    acc[i][j] += reg_m[i] * reg_n[j];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; j += 4) {
+            const lab7_coord e = lab7_block_tile_2d_output(t, i, j);
+            sgemm_store4(&c[(block_row + e.row) * n + block_col + e.col], alpha,
+                         make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]),
+                         beta);
+        }
+}
+
+/* =====================================================================
+ * STAGE 4: the warp tile. Everything from here to "END OF STAGE 4" uses
+ * the LAB7_WT_* parameters of lab7.h (or a sweep's -D values).
+ * ===================================================================== */
+
+LAB_HOST_DEVICE lab7_coord lab7_warp_tile_origin(int warp_idx)
+{
+    /* BN / WN warp tiles across the block tile, warps numbered along a row. */
+    const int warps_across = LAB7_WT_BN / LAB7_WT_WN;
+    const int warp_row = warp_idx / warps_across, warp_col = warp_idx % warps_across;
+    lab7_coord e = {warp_row * LAB7_WT_WM, warp_col * LAB7_WT_WN};
+    return e;
+}
+
+LAB_HOST_DEVICE lab7_coord lab7_thread_in_warp(int lane)
+{
+    /* WSUBN / TN threads across one sub-tile; the 32 lanes fill it row by row. */
+    const int threads_across = LAB7_WT_WSUBN / LAB7_WT_TN;
+    lab7_coord e = {lane / threads_across, lane % threads_across};
+    return e;
+}
+
+LAB_HOST_DEVICE lab7_coord lab7_warp_tile_output(int thread, int wm_iter, int wn_iter, int i,
+                                                 int j)
+{
+    /* Block tile -> warp tile -> sub-tile (wm_iter, wn_iter) -> thread tile. */
+    const lab7_coord warp = lab7_warp_tile_origin(thread / LAB7_WARP_SIZE);
+    const lab7_coord lane = lab7_thread_in_warp(thread % LAB7_WARP_SIZE);
+    lab7_coord e = {warp.row + wm_iter * LAB7_WT_WSUBM + lane.row * LAB7_WT_TM + i,
+                    warp.col + wn_iter * LAB7_WT_WSUBN + lane.col * LAB7_WT_TN + j};
+    return e;
+}
+
+/* The divisibility the kernel relies on. */
+static_assert(LAB7_WT_BM % LAB7_WT_WM == 0 && LAB7_WT_BN % LAB7_WT_WN == 0,
+              "warp tiles divide the block tile");
+static_assert(LAB7_WT_WMITER >= 1 && LAB7_WT_WM % LAB7_WT_WMITER == 0 &&
+                  LAB7_WT_WN % LAB7_WT_WNITER == 0,
+              "sub-tiles divide the warp tile");
+static_assert(LAB7_WT_WMITER * LAB7_WT_WNITER * LAB7_WARP_SIZE * LAB7_WT_TM * LAB7_WT_TN ==
+                  LAB7_WT_WM * LAB7_WT_WN,
+              "the warp's 32 thread tiles per sub-tile cover the warp tile exactly");
+static_assert(LAB7_WT_WSUBM % LAB7_WT_TM == 0 && LAB7_WT_WSUBN % LAB7_WT_TN == 0 &&
+                  (LAB7_WT_WSUBM / LAB7_WT_TM) * (LAB7_WT_WSUBN / LAB7_WT_TN) == LAB7_WARP_SIZE,
+              "32 thread tiles make one sub-tile");
+static_assert(LAB7_WT_TM % 4 == 0 && LAB7_WT_TN % 4 == 0, "fragments are read as float4s");
+#ifndef LAB7_WARP_TILE_SWEEP
+static_assert(LAB7_SIZE_MULTIPLE % LAB7_WT_BM == 0 && LAB7_SIZE_MULTIPLE % LAB7_WT_BN == 0 &&
+                  LAB7_K_MULTIPLE % LAB7_WT_BK == 0,
+              "the contract's size rule must suit the warp-tile kernel");
+#endif
+
+/* The any-size loads (bonus): scalar, zero outside A and B. */
+static __device__ __forceinline__ void load_tiles_checked(const float *__restrict__ a,
+                                                          const float *__restrict__ b, int m,
+                                                          int n, int k, int block_row,
+                                                          int block_col, int k0, float *As,
+                                                          float *Bs)
+{
+    enum { BM = LAB7_WT_BM, BN = LAB7_WT_BN, BK = LAB7_WT_BK, THREADS = LAB7_WT_THREADS };
+    const int t = threadIdx.x;
+#pragma unroll
+    for (int r = 0; r < BM * BK / 4 / THREADS; ++r) {
+        const lab7_coord e = lab7_float4_load(t, r, THREADS, BK);
+        const int row = block_row + e.row;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const int col = k0 + e.col + q;
+            const lab7_coord aq = {e.row, e.col + q};
+            As[lab7_a_transposed_offset(aq, BM)] =
+                row < m && col < k ? a[(size_t)row * k + col] : 0.0f;
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < BK * BN / 4 / THREADS; ++r) {
+        const lab7_coord e = lab7_float4_load(t, r, THREADS, BN);
+        const int row = k0 + e.row;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const int col = block_col + e.col + q;
+            Bs[e.row * BN + e.col + q] = row < k && col < n ? b[(size_t)row * n + col] : 0.0f;
+        }
+    }
+}
+
+/* CHECKED = false: sizes multiples of the block tile, 16-byte aligned
+ * pointers (lab7_sgemm). CHECKED = true: any size (lab7_sgemm_any_size). */
+template <bool CHECKED>
+__global__ void __launch_bounds__(LAB7_WT_THREADS)
+    warp_tile_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
+                     const float *__restrict__ b, float beta, float *__restrict__ c)
+{
+    enum {
+        BM = LAB7_WT_BM, BN = LAB7_WT_BN, BK = LAB7_WT_BK, TM = LAB7_WT_TM, TN = LAB7_WT_TN,
+        WMITER = LAB7_WT_WMITER, WNITER = LAB7_WT_WNITER, WSUBM = LAB7_WT_WSUBM,
+        WSUBN = LAB7_WT_WSUBN, THREADS = LAB7_WT_THREADS
+    };
+    __shared__ __align__(16) float As[BK * BM]; /* transposed: As[p][row] */
+    __shared__ __align__(16) float Bs[BK * BN]; /* Bs[p][col] */
+    const int t = threadIdx.x;
+    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    /* Where this thread's fragments start in the block tile: its warp's
+     * tile, then its place in the warp's grid of thread tiles. */
+    const lab7_coord warp = lab7_warp_tile_origin(t / LAB7_WARP_SIZE);
+    const lab7_coord lane = lab7_thread_in_warp(t % LAB7_WARP_SIZE);
+    const int frag_row = warp.row + lane.row * TM, frag_col = warp.col + lane.col * TN;
+
+    /* WMITER*TM x WNITER*TN results per thread, all in registers (every
+     * index below is a compile-time constant once the loops are unrolled). */
+    float acc[WMITER * TM][WNITER * TN];
+#pragma unroll
+    for (int i = 0; i < WMITER * TM; ++i)
+#pragma unroll
+        for (int j = 0; j < WNITER * TN; ++j)
+            acc[i][j] = 0.0f;
+    float reg_m[WMITER * TM], reg_n[WNITER * TN];
+
+    for (int k0 = 0; k0 < k; k0 += BK) {
+        if (CHECKED)
+            load_tiles_checked(a, b, m, n, k, block_row, block_col, k0, As, Bs);
+        else
+            load_tiles_float4<BM, BN, BK, THREADS>(a, b, n, k, block_row, block_col, k0, As,
+                                                  Bs);
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < BK; ++p) {
+            /* The warp's fragments for this p: WMITER*TM values of A (a
+             * column of the warp tile) and WNITER*TN of B (a row), as float4s. */
+#pragma unroll
+            for (int wm = 0; wm < WMITER; ++wm)
+#pragma unroll
+                for (int i = 0; i < TM; i += 4)
+                    *reinterpret_cast<float4 *>(&reg_m[wm * TM + i]) =
+                        *reinterpret_cast<const float4 *>(
+                            &As[p * BM + frag_row + wm * WSUBM + i]);
+#pragma unroll
+            for (int wn = 0; wn < WNITER; ++wn)
+#pragma unroll
+                for (int j = 0; j < TN; j += 4)
+                    *reinterpret_cast<float4 *>(&reg_n[wn * TN + j]) =
+                        *reinterpret_cast<const float4 *>(
+                            &Bs[p * BN + frag_col + wn * WSUBN + j]);
+            /* (WMITER*TM) x (WNITER*TN) independent multiply-adds: ILP. */
+#pragma unroll
+            for (int i = 0; i < WMITER * TM; ++i)
+#pragma unroll
+                for (int j = 0; j < WNITER * TN; ++j)
+                    acc[i][j] += reg_m[i] * reg_n[j];
+        }
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (int wm = 0; wm < WMITER; ++wm)
+#pragma unroll
+        for (int wn = 0; wn < WNITER; ++wn)
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+#pragma unroll
+                for (int j = 0; j < TN; j += 4) {
+                    const lab7_coord e = lab7_warp_tile_output(t, wm, wn, i, j);
+                    const int row = block_row + e.row, col = block_col + e.col;
+                    const int ai = wm * TM + i, aj = wn * TN + j;
+                    if (CHECKED) {
+#pragma unroll
+                        for (int q = 0; q < 4; ++q)
+                            if (row < m && col + q < n)
+                                sgemm_store(&c[(size_t)row * n + col + q], alpha, acc[ai][aj + q],
+                                            beta);
+                    } else {
+                        sgemm_store4(&c[row * n + col], alpha,
+                                     make_float4(acc[ai][aj], acc[ai][aj + 1], acc[ai][aj + 2],
+                                                 acc[ai][aj + 3]),
+                                     beta);
+                    }
+                }
+}
+
+/* ============================================================ END OF STAGE 4 */
+
+/* --------------------------------------------------------- entry points */
+
+/* Positive sizes whose matrices an int can index, no NULL; with
+ * `fixed_sizes`, also the contract's size and alignment rule. On failure
+ * nothing is launched and lab_last_error() says why. */
+static lab_status check_sgemm_args(const char *function, int m, int n, int k, const float *a,
+                                   const float *b, const float *c, int fixed_sizes)
+{
+    const int rows[3] = {m, k, m}, cols[3] = {k, n, n}; /* A, B, C */
+    for (int i = 0; i < 3; ++i) {
+        lab_status status = lab_check_extents(function, rows[i], cols[i], 1);
+        if (status != LAB_OK)
+            return status;
+    }
+    lab_status status = lab_check_pointers(function, a, b, c);
+    if (status != LAB_OK || !fixed_sizes)
+        return status;
+    if (m % LAB7_SIZE_MULTIPLE != 0 || n % LAB7_SIZE_MULTIPLE != 0 || k % LAB7_K_MULTIPLE != 0)
+        return lab_fail(LAB_ERR_UNSUPPORTED, "%s: M=%d, N=%d, K=%d: M and N must be multiples "
+                        "of %d and K of %d (lab7.h; lab7_sgemm_any_size takes any size)",
+                        function, m, n, k, LAB7_SIZE_MULTIPLE, LAB7_K_MULTIPLE);
+    if (((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) % 16 != 0)
+        return lab_fail(LAB_ERR_UNSUPPORTED, "%s: a, b and c must be 16-byte aligned (the "
+                        "kernels move float4s)", function);
+    return LAB_OK;
+}
+
+/* gridDim.y is limited to 65535 blocks: say so instead of failing the launch. */
+static lab_status check_grid(const char *function, dim3 grid, int m)
+{
+    if (grid.y > 65535)
+        return lab_fail(LAB_ERR_UNSUPPORTED, "%s: M=%d needs %u rows of blocks, more than the "
+                        "65535 gridDim.y allows", function, m, grid.y);
+    return LAB_OK;
+}
+
+typedef void (*sgemm_kernel)(int, int, int, float, const float *, const float *, float, float *);
+
+static lab_status launch(sgemm_kernel kernel, int bm, int bn, int threads, int m, int n, int k,
+                         float alpha, const float *a, const float *b, float beta, float *c)
+{
+    const dim3 grid((unsigned)((n + bn - 1) / bn), (unsigned)((m + bm - 1) / bm));
+    lab_status status = check_grid("lab7_sgemm", grid, m);
+    if (status != LAB_OK)
+        return status;
+    kernel<<<grid, threads>>>(m, n, k, alpha, a, b, beta, c);
+    LAB_LAUNCH_CHECK();
+    return LAB_OK;
+}
+
+extern "C" lab_status lab7_sgemm(lab7_stage stage, int m, int n, int k, float alpha,
+                                 const float *a, const float *b, float beta, float *c)
+{
+    lab_status status = check_sgemm_args("lab7_sgemm", m, n, k, a, b, c, 1);
+    if (status != LAB_OK)
+        return status;
+    switch (stage) {
+    case LAB7_STAGE_BLOCK_TILE_1D:
+        return launch(block_tile_1d_kernel, LAB7_BT1_BM, LAB7_BT1_BN, LAB7_BT1_THREADS, m, n, k,
+                      alpha, a, b, beta, c);
+    case LAB7_STAGE_BLOCK_TILE_2D:
+        return launch(block_tile_2d_kernel, LAB7_BT2_BM, LAB7_BT2_BN, LAB7_BT2_THREADS, m, n, k,
+                      alpha, a, b, beta, c);
+    case LAB7_STAGE_VECTORISED:
+        return launch(vectorised_kernel, LAB7_BT2_BM, LAB7_BT2_BN, LAB7_BT2_THREADS, m, n, k,
+                      alpha, a, b, beta, c);
+    case LAB7_STAGE_WARP_TILE:
+        /* A sweep's block tile may be larger than the contract's multiple. */
+        if (m % LAB7_WT_BM != 0 || n % LAB7_WT_BN != 0 || k % LAB7_WT_BK != 0)
+            return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_sgemm: M=%d, N=%d, K=%d do not fit the "
+                            "warp tile's %dx%dx%d block tile", m, n, k, LAB7_WT_BM, LAB7_WT_BN,
+                            LAB7_WT_BK);
+        return launch(warp_tile_kernel<false>, LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_THREADS, m, n, k,
+                      alpha, a, b, beta, c);
+    }
+    return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_sgemm: no stage %d", (int)stage);
+}
+
+extern "C" lab_status lab7_sgemm_any_size(int m, int n, int k, float alpha, const float *a,
+                                          const float *b, float beta, float *c)
+{
+    lab_status status = check_sgemm_args("lab7_sgemm_any_size", m, n, k, a, b, c, 0);
+    if (status != LAB_OK)
+        return status;
+    /* The fast kernel where it applies, the checked one everywhere else. */
+    if (m % LAB7_WT_BM == 0 && n % LAB7_WT_BN == 0 && k % LAB7_WT_BK == 0 &&
+        ((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) % 16 == 0)
+        return launch(warp_tile_kernel<false>, LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_THREADS, m, n, k,
+                      alpha, a, b, beta, c);
+    return launch(warp_tile_kernel<true>, LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_THREADS, m, n, k,
+                  alpha, a, b, beta, c);
+}
+
+extern "C" lab_status lab7_kernel_attributes(lab7_stage stage, struct cudaFuncAttributes *out)
+{
+    if (!out)
+        return lab_fail(LAB_ERR_NULL_POINTER, "lab7_kernel_attributes: out is NULL");
+    const void *kernel = NULL;
+    switch (stage) {
+    case LAB7_STAGE_BLOCK_TILE_1D: kernel = (const void *)block_tile_1d_kernel; break;
+    case LAB7_STAGE_BLOCK_TILE_2D: kernel = (const void *)block_tile_2d_kernel; break;
+    case LAB7_STAGE_VECTORISED: kernel = (const void *)vectorised_kernel; break;
+    case LAB7_STAGE_WARP_TILE: kernel = (const void *)warp_tile_kernel<false>; break;
+    default:
+        return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_kernel_attributes: no stage %d", (int)stage);
+    }
+    LAB_CUDA_TRY(cudaFuncGetAttributes(out, kernel));
+    return LAB_OK;
+}
