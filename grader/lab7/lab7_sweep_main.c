@@ -33,9 +33,9 @@ static double median(double *v, int n)
 
 static void print_params(void)
 {
-    printf("BM=%d BN=%d BK=%d WM=%d WN=%d WNITER=%d TM=%d TN=%d threads=%d", LAB7_WT_BM,
-           LAB7_WT_BN, LAB7_WT_BK, LAB7_WT_WM, LAB7_WT_WN, LAB7_WT_WNITER, LAB7_WT_TM,
-           LAB7_WT_TN, LAB7_WT_THREADS);
+    printf("BM=%d BN=%d BK=%d WM=%d WN=%d WNITER=%d TM=%d TN=%d MIN_BLOCKS=%d threads=%d",
+           LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_BK, LAB7_WT_WM, LAB7_WT_WN, LAB7_WT_WNITER,
+           LAB7_WT_TM, LAB7_WT_TN, LAB7_WT_MIN_BLOCKS, LAB7_WT_THREADS);
 }
 
 static int fail(const char *why)

@@ -73,14 +73,15 @@ enum {
  * defines LAB7_WARP_TILE_SWEEP and passes its own values with -D; the grader
  * and the labs always use these. */
 #ifndef LAB7_WARP_TILE_SWEEP
-#define LAB7_WT_BM 128    /* block tile rows */
-#define LAB7_WT_BN 128    /* block tile columns */
-#define LAB7_WT_BK 16     /* K step of the block tile loop */
-#define LAB7_WT_WM 64     /* warp tile rows */
-#define LAB7_WT_WN 64     /* warp tile columns */
-#define LAB7_WT_WNITER 4  /* sub-tiles across a warp tile */
-#define LAB7_WT_TM 8      /* thread tile rows (per sub-tile) */
-#define LAB7_WT_TN 4      /* thread tile columns (per sub-tile) */
+#define LAB7_WT_BM 128      /* block tile rows */
+#define LAB7_WT_BN 128      /* block tile columns */
+#define LAB7_WT_BK 8        /* K step of the block tile loop */
+#define LAB7_WT_WM 64       /* warp tile rows */
+#define LAB7_WT_WN 32       /* warp tile columns */
+#define LAB7_WT_WNITER 2    /* sub-tiles across a warp tile */
+#define LAB7_WT_TM 4        /* thread tile rows (per sub-tile) */
+#define LAB7_WT_TN 4        /* thread tile columns (per sub-tile) */
+#define LAB7_WT_MIN_BLOCKS 2 /* blocks per SM the registers must allow (__launch_bounds__) */
 #endif
 /* Derived: a warp's 32 threads each hold TM x TN results per sub-tile, so
  * a warp tile takes WM*WN / (32*TM*TN) sub-tiles, WNITER across and

@@ -187,24 +187,50 @@ LAB_HOST_DEVICE int lab7_a_transposed_offset(lab7_coord a, int bm)
     return a.col * bm + a.row;
 }
 
-/* Copies the BM x BK tile of A (transposed, As[BK][BM]) and the BK x BN
- * tile of B (Bs[BK][BN]) that start at column k0 of A and row k0 of B,
- * one float4 per thread per round. Shared by stages 3 and 4. */
+/* One thread's share of the BM x BK tile of A and the BK x BN tile of B,
+ * held in registers between the global loads and the shared stores (stage
+ * 4 loads the next tiles while it computes on the current ones). */
 template <int BM, int BN, int BK, int THREADS>
-static __device__ __forceinline__ void load_tiles_float4(const float *__restrict__ a,
-                                                         const float *__restrict__ b, int n,
-                                                         int k, int block_row, int block_col,
-                                                         int k0, float *As, float *Bs)
-{
+struct tile_share {
     static_assert(BK % 4 == 0 && BN % 4 == 0, "tile rows hold whole float4s");
     static_assert((BM * BK / 4) % THREADS == 0 && (BK * BN / 4) % THREADS == 0,
                   "the tiles load in whole rounds of THREADS float4s");
+    enum { A_ROUNDS = BM * BK / 4 / THREADS, B_ROUNDS = BK * BN / 4 / THREADS };
+    float4 a[A_ROUNDS], b[B_ROUNDS];
+};
+
+/* Global to registers: the tiles that start at column k0 of A and row k0
+ * of B, one float4 per thread per round. */
+template <int BM, int BN, int BK, int THREADS>
+static __device__ __forceinline__ void fetch_tiles_float4(const float *__restrict__ a,
+                                                          const float *__restrict__ b, int n,
+                                                          int k, int block_row, int block_col,
+                                                          int k0,
+                                                          tile_share<BM, BN, BK, THREADS> &s)
+{
     const int t = threadIdx.x;
 #pragma unroll
-    for (int r = 0; r < BM * BK / 4 / THREADS; ++r) {
+    for (int r = 0; r < s.A_ROUNDS; ++r) {
         const lab7_coord e = lab7_float4_load(t, r, THREADS, BK);
-        const float4 v = *reinterpret_cast<const float4 *>(&a[(block_row + e.row) * k + k0 + e.col]);
-        const float part[4] = {v.x, v.y, v.z, v.w};
+        s.a[r] = *reinterpret_cast<const float4 *>(&a[(block_row + e.row) * k + k0 + e.col]);
+    }
+#pragma unroll
+    for (int r = 0; r < s.B_ROUNDS; ++r) {
+        const lab7_coord e = lab7_float4_load(t, r, THREADS, BN);
+        s.b[r] = *reinterpret_cast<const float4 *>(&b[(k0 + e.row) * n + block_col + e.col]);
+    }
+}
+
+/* Registers to shared: A transposed (As[BK][BM]), B as it is (Bs[BK][BN]). */
+template <int BM, int BN, int BK, int THREADS>
+static __device__ __forceinline__ void stash_tiles(const tile_share<BM, BN, BK, THREADS> &s,
+                                                   float *As, float *Bs)
+{
+    const int t = threadIdx.x;
+#pragma unroll
+    for (int r = 0; r < s.A_ROUNDS; ++r) {
+        const lab7_coord e = lab7_float4_load(t, r, THREADS, BK);
+        const float part[4] = {s.a[r].x, s.a[r].y, s.a[r].z, s.a[r].w};
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
             const lab7_coord aq = {e.row, e.col + q};
@@ -212,11 +238,22 @@ static __device__ __forceinline__ void load_tiles_float4(const float *__restrict
         }
     }
 #pragma unroll
-    for (int r = 0; r < BK * BN / 4 / THREADS; ++r) {
+    for (int r = 0; r < s.B_ROUNDS; ++r) {
         const lab7_coord e = lab7_float4_load(t, r, THREADS, BN);
-        *reinterpret_cast<float4 *>(&Bs[e.row * BN + e.col]) =
-            *reinterpret_cast<const float4 *>(&b[(k0 + e.row) * n + block_col + e.col]);
+        *reinterpret_cast<float4 *>(&Bs[e.row * BN + e.col]) = s.b[r];
     }
+}
+
+/* Both steps at once: the loads of stage 3. */
+template <int BM, int BN, int BK, int THREADS>
+static __device__ __forceinline__ void load_tiles_float4(const float *__restrict__ a,
+                                                         const float *__restrict__ b, int n,
+                                                         int k, int block_row, int block_col,
+                                                         int k0, float *As, float *Bs)
+{
+    tile_share<BM, BN, BK, THREADS> s;
+    fetch_tiles_float4(a, b, n, k, block_row, block_col, k0, s);
+    stash_tiles(s, As, Bs);
 }
 
 __global__ void __launch_bounds__(LAB7_BT2_THREADS)
@@ -328,43 +365,47 @@ static_assert(LAB7_SIZE_MULTIPLE % LAB7_WT_BM == 0 && LAB7_SIZE_MULTIPLE % LAB7_
               "the contract's size rule must suit the warp-tile kernel");
 #endif
 
-/* The any-size loads (bonus): scalar, zero outside A and B. */
-static __device__ __forceinline__ void load_tiles_checked(const float *__restrict__ a,
-                                                          const float *__restrict__ b, int m,
-                                                          int n, int k, int block_row,
-                                                          int block_col, int k0, float *As,
-                                                          float *Bs)
+/* The any-size fetch (bonus): scalar loads, zero outside A and B. */
+typedef tile_share<LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_BK, LAB7_WT_THREADS> warp_tile_share;
+
+static __device__ __forceinline__ float element_or_zero(const float *__restrict__ x, int rows,
+                                                        int cols, int row, int col)
 {
-    enum { BM = LAB7_WT_BM, BN = LAB7_WT_BN, BK = LAB7_WT_BK, THREADS = LAB7_WT_THREADS };
+    return row < rows && col < cols ? x[(size_t)row * cols + col] : 0.0f;
+}
+
+static __device__ __forceinline__ void fetch_tiles_checked(const float *__restrict__ a,
+                                                           const float *__restrict__ b, int m,
+                                                           int n, int k, int block_row,
+                                                           int block_col, int k0,
+                                                           warp_tile_share &s)
+{
+    enum { BN = LAB7_WT_BN, BK = LAB7_WT_BK, THREADS = LAB7_WT_THREADS };
     const int t = threadIdx.x;
 #pragma unroll
-    for (int r = 0; r < BM * BK / 4 / THREADS; ++r) {
+    for (int r = 0; r < s.A_ROUNDS; ++r) {
         const lab7_coord e = lab7_float4_load(t, r, THREADS, BK);
-        const int row = block_row + e.row;
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-            const int col = k0 + e.col + q;
-            const lab7_coord aq = {e.row, e.col + q};
-            As[lab7_a_transposed_offset(aq, BM)] =
-                row < m && col < k ? a[(size_t)row * k + col] : 0.0f;
-        }
+        const int row = block_row + e.row, col = k0 + e.col;
+        s.a[r] = make_float4(element_or_zero(a, m, k, row, col),
+                             element_or_zero(a, m, k, row, col + 1),
+                             element_or_zero(a, m, k, row, col + 2),
+                             element_or_zero(a, m, k, row, col + 3));
     }
 #pragma unroll
-    for (int r = 0; r < BK * BN / 4 / THREADS; ++r) {
+    for (int r = 0; r < s.B_ROUNDS; ++r) {
         const lab7_coord e = lab7_float4_load(t, r, THREADS, BN);
-        const int row = k0 + e.row;
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-            const int col = block_col + e.col + q;
-            Bs[e.row * BN + e.col + q] = row < k && col < n ? b[(size_t)row * n + col] : 0.0f;
-        }
+        const int row = k0 + e.row, col = block_col + e.col;
+        s.b[r] = make_float4(element_or_zero(b, k, n, row, col),
+                             element_or_zero(b, k, n, row, col + 1),
+                             element_or_zero(b, k, n, row, col + 2),
+                             element_or_zero(b, k, n, row, col + 3));
     }
 }
 
 /* CHECKED = false: sizes multiples of the block tile, 16-byte aligned
  * pointers (lab7_sgemm). CHECKED = true: any size (lab7_sgemm_any_size). */
 template <bool CHECKED>
-__global__ void __launch_bounds__(LAB7_WT_THREADS)
+__global__ void __launch_bounds__(LAB7_WT_THREADS, LAB7_WT_MIN_BLOCKS)
     warp_tile_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
                      const float *__restrict__ b, float beta, float *__restrict__ c)
 {
@@ -373,8 +414,10 @@ __global__ void __launch_bounds__(LAB7_WT_THREADS)
         WMITER = LAB7_WT_WMITER, WNITER = LAB7_WT_WNITER, WSUBM = LAB7_WT_WSUBM,
         WSUBN = LAB7_WT_WSUBN, THREADS = LAB7_WT_THREADS
     };
-    __shared__ __align__(16) float As[BK * BM]; /* transposed: As[p][row] */
-    __shared__ __align__(16) float Bs[BK * BN]; /* Bs[p][col] */
+    /* Two buffers of each tile: the block computes on one while the next
+     * tiles go into the other (see the loop below). */
+    __shared__ __align__(16) float As[2][BK * BM]; /* transposed: As[p][row] */
+    __shared__ __align__(16) float Bs[2][BK * BN]; /* Bs[p][col] */
     const int t = threadIdx.x;
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
     /* Where this thread's fragments start in the block tile: its warp's
@@ -393,13 +436,29 @@ __global__ void __launch_bounds__(LAB7_WT_THREADS)
             acc[i][j] = 0.0f;
     float reg_m[WMITER * TM], reg_n[WNITER * TN];
 
-    for (int k0 = 0; k0 < k; k0 += BK) {
-        if (CHECKED)
-            load_tiles_checked(a, b, m, n, k, block_row, block_col, k0, As, Bs);
-        else
-            load_tiles_float4<BM, BN, BK, THREADS>(a, b, n, k, block_row, block_col, k0, As,
-                                                  Bs);
-        __syncthreads();
+    warp_tile_share next;
+    if (CHECKED)
+        fetch_tiles_checked(a, b, m, n, k, block_row, block_col, 0, next);
+    else
+        fetch_tiles_float4(a, b, n, k, block_row, block_col, 0, next);
+    stash_tiles(next, As[0], Bs[0]);
+    __syncthreads();
+
+    /* One barrier per step. The next tiles' global loads are issued before
+     * the arithmetic on this step's tiles and stored into the other buffer
+     * after it, so their latency hides behind BK * WMITER*TM * WNITER*TN
+     * multiply-adds. The other buffer is free: every thread finished
+     * reading it before the barrier that ended the previous step. */
+    int buf = 0;
+    for (int k0 = 0; k0 < k; k0 += BK, buf ^= 1) {
+        const bool more = k0 + BK < k;
+        if (more) {
+            if (CHECKED)
+                fetch_tiles_checked(a, b, m, n, k, block_row, block_col, k0 + BK, next);
+            else
+                fetch_tiles_float4(a, b, n, k, block_row, block_col, k0 + BK, next);
+        }
+        const float *as = As[buf], *bs = Bs[buf];
 #pragma unroll
         for (int p = 0; p < BK; ++p) {
             /* The warp's fragments for this p: WMITER*TM values of A (a
@@ -410,14 +469,14 @@ __global__ void __launch_bounds__(LAB7_WT_THREADS)
                 for (int i = 0; i < TM; i += 4)
                     *reinterpret_cast<float4 *>(&reg_m[wm * TM + i]) =
                         *reinterpret_cast<const float4 *>(
-                            &As[p * BM + frag_row + wm * WSUBM + i]);
+                            &as[p * BM + frag_row + wm * WSUBM + i]);
 #pragma unroll
             for (int wn = 0; wn < WNITER; ++wn)
 #pragma unroll
                 for (int j = 0; j < TN; j += 4)
                     *reinterpret_cast<float4 *>(&reg_n[wn * TN + j]) =
                         *reinterpret_cast<const float4 *>(
-                            &Bs[p * BN + frag_col + wn * WSUBN + j]);
+                            &bs[p * BN + frag_col + wn * WSUBN + j]);
             /* (WMITER*TM) x (WNITER*TN) independent multiply-adds: ILP. */
 #pragma unroll
             for (int i = 0; i < WMITER * TM; ++i)
@@ -425,6 +484,8 @@ __global__ void __launch_bounds__(LAB7_WT_THREADS)
                 for (int j = 0; j < WNITER * TN; ++j)
                     acc[i][j] += reg_m[i] * reg_n[j];
         }
+        if (more)
+            stash_tiles(next, As[buf ^ 1], Bs[buf ^ 1]);
         __syncthreads();
     }
 
