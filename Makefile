@@ -56,12 +56,15 @@ check-lab%: configure
 	@$(BUILD)/bin/lab$*_check --results $(BUILD)/results/lab$*_check.json $(GRADER_ARGS)
 
 # Lab 6's timeline picture: a serial and a streamed run of YOUR pipeline, as
-# recorded by CUPTI, drawn with matplotlib into $(BUILD)/results/lab6_timeline.png.
-.PHONY: plot-lab6
-plot-lab6: configure
-	$(call quiet_build,--target lab6_timeline)
+# recorded by CUPTI, drawn with matplotlib into $(BUILD)/results/lab6_timeline.png
+# (plot-solution-lab6: the reference's pipeline).
+.PHONY: plot-lab6 plot-solution-lab6
+plot-lab6: LAB6_TIMELINE = lab6_timeline
+plot-solution-lab6: LAB6_TIMELINE = lab6_timeline_solution
+plot-lab6 plot-solution-lab6: configure
+	$(call quiet_build,--target $(LAB6_TIMELINE))
 	@mkdir -p $(BUILD)/results
-	@$(BUILD)/bin/lab6_timeline $(BUILD)/results/lab6_timeline.csv
+	@$(BUILD)/bin/$(LAB6_TIMELINE) $(BUILD)/results/lab6_timeline.csv
 	@python3 grader/lab6/plot_timeline.py $(BUILD)/results/lab6_timeline.csv $(BUILD)/results/lab6_timeline.png
 
 # Lab 7's table and chart: GFLOP/s of naive, shared tiles, YOUR four stages
