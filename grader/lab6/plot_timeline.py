@@ -39,11 +39,13 @@ def main():
         total = max((float(r["end_us"]) for r in rows), default=0) / 1e3
         ax.set_title(f"{name}: {total:.2f} ms", loc="left")
         ax.set_ylabel("stream")
+        ax.set_yticks(sorted({int(r["stream"]) for r in rows}) or [0])
         ax.invert_yaxis()
         ax.set_xlim(0, end * 1.02)
     axes[-1].set_xlabel("time (ms)")
+    # Beside the serial row, not over it.
     axes[0].legend(handles=[Patch(color=c, label=s) for s, c in COLOURS.items()],
-                   loc="upper right")
+                   loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=120)
     print(f"wrote {sys.argv[2]}")
