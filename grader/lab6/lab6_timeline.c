@@ -106,10 +106,10 @@ int main(int argc, char **argv)
     float *in = lab6_pipeline_host_input(r.p);
     for (int i = 0; i < r.n; ++i)
         in[i] = (float)(i % 2001) / 1000.0f - 1.0f;
-    /* Warm-up: module loading and first touches stay out of the pictures,
-     * and so does the first launch of each kernel once CUPTI records (on
-     * an H100 it held the streamed run's first kernel back by 0.85 ms):
-     * one recorded run of each, thrown away. */
+    /* Warm-up, recorded and thrown away: module loading, first touches and
+     * whatever CUPTI does when it starts recording stay out of the
+     * pictures. (After an unrecorded warm-up only, the recorded streamed
+     * run's first kernel started 0.85 ms late on an H100.) */
     activity_log serial_log, streamed_log;
     if (record("serial warm-up", &serial_log, serial, &r) ||
         record("streamed warm-up", &streamed_log, streamed, &r))
