@@ -24,6 +24,26 @@ def _expand_response_files(args, cwd):
     return out
 
 
+def _without_dependency_file(args):
+    """Drops the linker's --dependency-file option: newer CMake (3.27 on the
+    GPU machine) asks the linker to write CMakeFiles/<target>.dir/link.d
+    next to the shared build, which is read-only here, and only CMake's own
+    rebuilds read it."""
+    out = []
+    skip_next = False
+    for i, a in enumerate(args):
+        if skip_next:
+            skip_next = False
+            continue
+        if a.startswith("-Wl,--dependency-file") or a.startswith("--dependency-file"):
+            continue
+        if a == "-Xlinker" and i + 1 < len(args) and args[i + 1].startswith("--dependency-file"):
+            skip_next = True
+            continue
+        out.append(a)
+    return out
+
+
 def build_lab(recipe, staged, workdir, sandbox, readonly, log_path):
     """staged: relative whitelisted path -> the student's file (inside
     workdir). Returns (executable or None, message)."""
@@ -60,7 +80,7 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path):
 
     exe = os.path.join(workdir, "grader")
     for line in recipe["links"]:
-        args = _expand_response_files(line, recipe["link_dir"])
+        args = _without_dependency_file(_expand_response_files(line, recipe["link_dir"]))
         swapped = []
         after_o = False
         for a in args:

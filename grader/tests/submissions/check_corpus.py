@@ -115,7 +115,11 @@ def check_student(name, spec, out, gpu, sandboxed, lab_names):
         if text not in rec.get("ignored", []):
             fail("%s: %s should be listed as ignored" % (name, text))
     for lab, limit in exp.get("run_log_max_bytes", {}).items():
-        size = os.path.getsize(os.path.join(out, name, lab, "run.log"))
+        log = os.path.join(out, name, lab, "run.log")
+        if not os.path.isfile(log):
+            fail("%s: no %s run.log (the lab did not run)" % (name, lab))
+            continue
+        size = os.path.getsize(log)
         if size > limit:
             fail("%s: %s run.log is %d bytes, over %d (output cap)" % (name, lab, size, limit))
     for marker in exp.get("sandboxed_absent", []):
