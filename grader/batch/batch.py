@@ -124,8 +124,12 @@ class Batch:
         try:
             env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8",
                    "TMPDIR": "/tmp"}
-            if "LAB_SEED" in os.environ:
-                env["LAB_SEED"] = os.environ["LAB_SEED"]
+            # The instructor's settings, never the student's: the seed, and
+            # where the graders' shared libraries are when they are not
+            # installed system-wide (CMocka unpacked under /opt, say).
+            for name in ("LAB_SEED", "LD_LIBRARY_PATH"):
+                if name in os.environ:
+                    env[name] = os.environ[name]
             if gpu is not None:
                 env["CUDA_VISIBLE_DEVICES"] = gpu
             res = runner.run(self.sandbox.wrap(argv, work, readonly, gpu_index=gpu), run_log,
