@@ -270,7 +270,12 @@ class Batch:
         students = outputs.load_students([self.out])
         outputs.write_class_outputs(self.out, students, self.labs_info, roster)
         if pictures:
-            report.draw(self.out, read_json(os.path.join(self.out, "summary.json")))
+            # The pictures are extras: a plotting failure must not cost the
+            # run (the gradebook and results are already written).
+            try:
+                report.draw(self.out, read_json(os.path.join(self.out, "summary.json")))
+            except Exception as e:  # noqa: BLE001 - any matplotlib failure
+                say_once("report", "report pictures not drawn: %s: %s" % (type(e).__name__, e))
 
 
 def _errors_only(log, work):

@@ -50,7 +50,10 @@ def draw(out, summary):
               for t, e in lab["tests"].items() if e.get("ratios")]
     if ratios:
         fig, ax = plt.subplots(figsize=(8, max(2, 0.4 * len(ratios))))
-        ax.boxplot([r[1] for r in ratios], vert=False, labels=[r[0] for r in ratios])
+        ax.boxplot([r[1] for r in ratios], vert=False)
+        # Set apart from boxplot(): its keyword for them changed name in
+        # matplotlib 3.9 (labels -> tick_labels).
+        ax.set_yticks(range(1, len(ratios) + 1), [r[0] for r in ratios])
         ax.set_xlabel("speed ratio (student vs baseline)")
         ax.tick_params(axis="y", labelsize=7)
         save(fig, "speed_ratios.png")
