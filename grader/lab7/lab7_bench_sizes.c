@@ -17,6 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "lab7_stages.h"
 #include "compare.h"
 #include "device_buffer.h"
 #include "device_info.h"
@@ -32,22 +33,6 @@
 static const int SIZES[] = {256, 512, 1024, 2048, 4096};
 enum { SIZE_COUNT = sizeof SIZES / sizeof SIZES[0] };
 
-static lab_status stage_1d(const float *a, const float *b, float *c, int m, int n, int k)
-{
-    return lab7_sgemm(LAB7_STAGE_BLOCK_TILE_1D, m, n, k, 1.0f, a, b, 0.0f, c);
-}
-static lab_status stage_2d(const float *a, const float *b, float *c, int m, int n, int k)
-{
-    return lab7_sgemm(LAB7_STAGE_BLOCK_TILE_2D, m, n, k, 1.0f, a, b, 0.0f, c);
-}
-static lab_status stage_vectorised(const float *a, const float *b, float *c, int m, int n, int k)
-{
-    return lab7_sgemm(LAB7_STAGE_VECTORISED, m, n, k, 1.0f, a, b, 0.0f, c);
-}
-static lab_status stage_warp_tile(const float *a, const float *b, float *c, int m, int n, int k)
-{
-    return lab7_sgemm(LAB7_STAGE_WARP_TILE, m, n, k, 1.0f, a, b, 0.0f, c);
-}
 
 /* cuBLAS last: every other kernel's share of it is computed from its row. */
 static const struct {
@@ -56,10 +41,10 @@ static const struct {
 } KERNELS[] = {
     {"naive", lab2_matmul_naive},
     {"shared_tiles", lab3_matmul_tiled},
-    {"block_tile_1d", stage_1d},
-    {"block_tile_2d", stage_2d},
-    {"vectorised", stage_vectorised},
-    {"warp_tile", stage_warp_tile},
+    {"block_tile_1d", lab7_product_block_tile_1d},
+    {"block_tile_2d", lab7_product_block_tile_2d},
+    {"vectorised", lab7_product_vectorised},
+    {"warp_tile", lab7_product_warp_tile},
     {"cublas", lab7_cublas_matmul},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };

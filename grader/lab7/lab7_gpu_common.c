@@ -1,27 +1,12 @@
 /* Lab 7 GPU checks: what each stage is, for messages, launches and the
  * shared matmul grading (grader/matmul). */
+#include "lab7_stages.h"
 #include "lab7_gpu_common.h"
 
 #include "lab3.h"
 #include "lab7_checks.h"
 #include "lab7_cublas.h"
 
-static lab_status stage_1d(const float *a, const float *b, float *c, int m, int n, int k)
-{
-    return lab7_sgemm(LAB7_STAGE_BLOCK_TILE_1D, m, n, k, 1.0f, a, b, 0.0f, c);
-}
-static lab_status stage_2d(const float *a, const float *b, float *c, int m, int n, int k)
-{
-    return lab7_sgemm(LAB7_STAGE_BLOCK_TILE_2D, m, n, k, 1.0f, a, b, 0.0f, c);
-}
-static lab_status stage_vectorised(const float *a, const float *b, float *c, int m, int n, int k)
-{
-    return lab7_sgemm(LAB7_STAGE_VECTORISED, m, n, k, 1.0f, a, b, 0.0f, c);
-}
-static lab_status stage_warp_tile(const float *a, const float *b, float *c, int m, int n, int k)
-{
-    return lab7_sgemm(LAB7_STAGE_WARP_TILE, m, n, k, 1.0f, a, b, 0.0f, c);
-}
 
 #define VALIDATION "the validation written in warp_tiling.cu"
 
@@ -51,17 +36,17 @@ const lab7_stage_info *lab7_stage_about(lab7_stage stage)
     static const lab7_stage_info info[] = {
         {LAB7_STAGE_BLOCK_TILE_1D, "block_tile_1d", "7.3", "5", LAB7_BT1_THREADS,
          (LAB7_BT1_BM * LAB7_BT1_BK + LAB7_BT1_BK * LAB7_BT1_BN) * sizeof(float), HINT_1D,
-         {"lab7_sgemm(block_tile_1d)", stage_1d, LAB7_BT1_BM, HINT_1D, VALIDATION}},
+         {"lab7_sgemm(block_tile_1d)", lab7_product_block_tile_1d, LAB7_BT1_BM, HINT_1D, VALIDATION}},
         {LAB7_STAGE_BLOCK_TILE_2D, "block_tile_2d", "7.5", "6", LAB7_BT2_THREADS,
          (LAB7_BT2_BM * LAB7_BT2_BK + LAB7_BT2_BK * LAB7_BT2_BN) * sizeof(float), HINT_2D,
-         {"lab7_sgemm(block_tile_2d)", stage_2d, LAB7_BT2_BM, HINT_2D, VALIDATION}},
+         {"lab7_sgemm(block_tile_2d)", lab7_product_block_tile_2d, LAB7_BT2_BM, HINT_2D, VALIDATION}},
         {LAB7_STAGE_VECTORISED, "vectorised", "7.7", "7", LAB7_BT2_THREADS,
          (LAB7_BT2_BM * LAB7_BT2_BK + LAB7_BT2_BK * LAB7_BT2_BN) * sizeof(float),
          HINT_VECTORISED,
-         {"lab7_sgemm(vectorised)", stage_vectorised, LAB7_BT2_BM, HINT_VECTORISED, VALIDATION}},
+         {"lab7_sgemm(vectorised)", lab7_product_vectorised, LAB7_BT2_BM, HINT_VECTORISED, VALIDATION}},
         {LAB7_STAGE_WARP_TILE, "warp_tile", "7.9", "8", LAB7_WT_THREADS,
          (LAB7_WT_BM * LAB7_WT_BK + LAB7_WT_BK * LAB7_WT_BN) * sizeof(float), HINT_WARP,
-         {"lab7_sgemm(warp_tile)", stage_warp_tile, LAB7_WT_BM, HINT_WARP, VALIDATION}},
+         {"lab7_sgemm(warp_tile)", lab7_product_warp_tile, LAB7_WT_BM, HINT_WARP, VALIDATION}},
     };
     return &info[stage];
 }
