@@ -3,7 +3,8 @@
 #   make check-solution-lab1   grade the reference solution
 #   make check-solutions       grade every reference solution (instructors)
 #   make profile-lab4          your kernels under Nsight Compute: the lab's metrics in words
-#   make plot-lab7             lab 7's GFLOP/s table and chart, every kernel against cuBLAS
+#   make plot-lab6 / plot-lab7 lab 6's timeline; lab 7's GFLOP/s table and chart against cuBLAS
+#                              (plot-solution-lab6/7: the same for the reference)
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
 #   make submit                pack your lab files (labs/*/*.cu) into submission.tar.gz
