@@ -3,6 +3,7 @@
 #   make check-solution-lab1   grade the reference solution
 #   make check-solutions       grade every reference solution (instructors)
 #   make profile-lab4          your kernels under Nsight Compute: the lab's metrics in words
+#   make sanitize-lab3         your kernels under compute-sanitizer (memcheck, racecheck, synccheck)
 #   make plot-lab6 / plot-lab7 lab 6's timeline; lab 7's GFLOP/s table and chart against cuBLAS
 #                              (plot-solution-lab6/7: the same for the reference)
 #   make test                  build everything and run the project's own tests
@@ -34,7 +35,7 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 all: build
 
 help:
-	@sed -n '2,8p' Makefile
+	@sed -n '2,9p' Makefile
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
@@ -102,6 +103,21 @@ profile-solution-lab%: configure
 	$(call quiet_build,--target lab$*_profile_solution)
 	@python3 grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
 	  -- $(BUILD)/bin/lab$*_profile_solution $(PROFILE_ARGS)
+
+# YOUR lab N under compute-sanitizer (grader/tools/sanitize.sh): memcheck on
+# the grader's GPU tests, and racecheck and synccheck for the labs with
+# shared memory (3, 4, 5, 7). Built apart, in $(SANITIZE_BUILD), with
+# -lineinfo so findings name file and line. SANITIZE_ARGS replaces the
+# grader's options (default --group gpu), e.g. SANITIZE_ARGS="--only gpu_vector_add".
+SANITIZE_BUILD ?= build-sanitize
+SANITIZE_ARGS ?=
+sanitize-lab%:
+	@$(MAKE) BUILD=$(SANITIZE_BUILD) CMAKE_ARGS="$(CMAKE_ARGS) -DCUDA_LABS_LINEINFO=ON" configure
+	@$(MAKE) BUILD=$(SANITIZE_BUILD) sanitize-build-lab$*
+	@grader/tools/sanitize.sh $* $(SANITIZE_BUILD) $(SANITIZE_ARGS)
+
+sanitize-build-lab%:
+	$(call quiet_build,--target lab$*_check $(if $(filter 3,$*),lab3_racecheck))
 
 # Every lab's reference, with the grader's self-tests: proves the course works
 # on this GPU. Keeps going after a failing lab and fails at the end.

@@ -26,6 +26,14 @@ void gpu_expect_guards_intact(const device_buffer *buf, const char *call)
                  "test.", call, message);
 }
 
+void gpu_expect_guards_intact_at(const device_buffer *buf, const char *call, const char *where)
+{
+    char message[256];
+    GRADER_CHECK(dbuf_guards_intact(buf, message, sizeof message),
+                 "%s: %s. Some thread computed an index outside the data: check the bounds "
+                 "test (%s).", call, message, where);
+}
+
 void gpu_expect_unchanged(const device_buffer *buf, const void *host, const char *call)
 {
     GRADER_CHECK(dbuf_equals_host(buf, host), "%s: the input `%s` was modified; inputs are "

@@ -28,6 +28,9 @@ void gpu_expect_ok_status(lab_status status, const char *call);
 
 /* No write landed in the guard zones around `buf`. */
 void gpu_expect_guards_intact(const device_buffer *buf, const char *call);
+/* The same, naming where the bounds test is taught: `where` is e.g.
+ * "TODO(1.3), handout section 3". */
+void gpu_expect_guards_intact_at(const device_buffer *buf, const char *call, const char *where);
 
 /* An input came back unchanged. */
 void gpu_expect_unchanged(const device_buffer *buf, const void *host, const char *call);

@@ -2,6 +2,8 @@
 #ifndef LAB1_CHECKS_H
 #define LAB1_CHECKS_H
 
+#include <stddef.h>
+
 #include "lab1.h"
 
 #define LAB1_HANDOUT "handouts/lab1-indexing.md"
@@ -21,6 +23,14 @@ void cpu_voxel_offset_coverage_and_layout(void **state);
 void cpu_volume_grid_covers_volume(void **state);
 void cpu_grid_stride_coverage(void **state);
 void cpu_warp_and_lane(void **state);
+
+/* Cascades: the launches use lab1_blocks_for (TODO(1.2)) and the grids
+ * (TODO(1.5), (1.8)). When the helper is wrong for these sizes, one
+ * sentence naming it ("It uses lab1_blocks_for (TODO(1.2)), which is wrong:
+ * ... Fix that first ...") goes into `out` and 1 is returned; else 0. */
+int lab1_blame_blocks_for(int n, int block_size, char *out, size_t size);
+int lab1_blame_image_grid(int width, int height, char *out, size_t size);
+int lab1_blame_volume_grid(int nx, int ny, int nz, char *out, size_t size);
 
 /* GPU: the student's kernels. */
 void gpu_vector_add(void **state);

@@ -152,15 +152,28 @@ void cpu_pixel_offset_layout(void **state)
                                                       sim_dim3(tx, ty, 0), width, height);
                     if (got == want)
                         continue;
-                    int swapped = want >= 0 && got == (long long)col * height + row;
+                    /* The two swaps students write: x * height + y (the
+                     * image stored column by column) and x * width + y
+                     * (x taken for the row: the natural slip). */
+                    const char *swap = NULL;
+                    if (want >= 0 && got == (long long)col * width + row)
+                        swap = "x * width + y";
+                    else if (want >= 0 && got == (long long)col * height + row)
+                        swap = "x * height + y";
+                    char advice[192];
+                    if (swap)
+                        snprintf(advice, sizeof advice,
+                                 "x and y are swapped (the offset is %s): x must pick the "
+                                 "column and y the row, so that a warp reads contiguous runs "
+                                 "of a row.",
+                                 swap);
+                    else
+                        snprintf(advice, sizeof advice, "x must pick the column and y the row.");
                     GRADER_FAIL("TODO(1.4) lab1_pixel_offset, 76x62 image: thread (%d,%d) of "
                                 "block (%d,%d) owns row %d, column %d, so its offset is %lld; "
                                 "got %lld. %s See %s, section %s.",
-                                tx, ty, bx, by, row, col, want, got,
-                                swapped ? "x and y are swapped: threadIdx.x must pick the "
-                                          "COLUMN so that a warp reads contiguous runs of a row."
-                                        : "x must pick the column and y the row.",
-                                PIXEL_OFFSET.handout, PIXEL_OFFSET.section);
+                                tx, ty, bx, by, row, col, want, got, advice, PIXEL_OFFSET.handout,
+                                PIXEL_OFFSET.section);
                 }
 }
 
@@ -175,6 +188,97 @@ static void expect_grid(lab_dim3 got, lab_dim3 want, const char *call, todo_poin
                  where.section);
 }
 
+/* "lab1_blocks_for(76, 16) returned 4, expected 5" into out, and 1, when
+ * lab1_blocks_for is wrong for one of the first `dims` (n, block) pairs and
+ * `got` is exactly what it gives for them: the grid then follows the wrong
+ * helper, and may itself be written right. */
+static int grid_follows_wrong_blocks_for(lab_dim3 got, const int n[3], const int block[3],
+                                         int dims, char *out, size_t size)
+{
+    const int parts[3] = {got.x, got.y, got.z};
+    int wrong = -1;
+    for (int d = 0; d < dims; ++d) {
+        int helper = lab1_blocks_for(n[d], block[d]);
+        if (parts[d] != helper)
+            return 0;
+        if (helper != sim_ceil_div(n[d], block[d]) && wrong < 0)
+            wrong = d;
+    }
+    if (wrong < 0)
+        return 0;
+    snprintf(out, size, "lab1_blocks_for(%d, %d) returned %d, expected %d", n[wrong],
+             block[wrong], parts[wrong], sim_ceil_div(n[wrong], block[wrong]));
+    return 1;
+}
+
+int lab1_blame_blocks_for(int n, int block_size, char *out, size_t size)
+{
+    int got = lab1_blocks_for(n, block_size), want = sim_ceil_div(n, block_size);
+    if (got == want)
+        return 0;
+    snprintf(out, size, "It uses lab1_blocks_for (TODO(1.2)), which is wrong: "
+             "lab1_blocks_for(%d, %d) returned %d, expected %d. Fix that first "
+             "(cpu_blocks_for_is_ceil_div; %s, section %s).",
+             n, block_size, got, want, BLOCKS_FOR.handout, BLOCKS_FOR.section);
+    return 1;
+}
+
+/* A grid helper's cascade: the blame goes to lab1_blocks_for when the grid
+ * follows it, else to the grid helper itself. */
+static int blame_grid(const char *call, todo_pointer where, lab_dim3 got, const int n[3],
+                      const int block[3], int dims, char *out, size_t size)
+{
+    lab_dim3 want = sim_dim3(sim_ceil_div(n[0], block[0]), sim_ceil_div(n[1], block[1]),
+                             sim_ceil_div(n[2], block[2]));
+    if (got.x == want.x && got.y == want.y && got.z == want.z)
+        return 0;
+    char why[96];
+    if (grid_follows_wrong_blocks_for(got, n, block, dims, why, sizeof why))
+        snprintf(out, size, "It launches %s, which uses lab1_blocks_for (TODO(1.2)), which is "
+                 "wrong: %s. Fix that first (cpu_blocks_for_is_ceil_div; %s, section %s).",
+                 call, why, BLOCKS_FOR.handout, BLOCKS_FOR.section);
+    else
+        snprintf(out, size, "It launches %s (TODO(%s)), which is wrong: %dx%dx%d blocks, "
+                 "expected %dx%dx%d. Fix that first (%s, section %s).",
+                 call, where.todo, got.x, got.y, got.z, want.x, want.y, want.z, where.handout,
+                 where.section);
+    return 1;
+}
+
+int lab1_blame_image_grid(int width, int height, char *out, size_t size)
+{
+    const int n[3] = {width, height, 1};
+    const int block[3] = {LAB1_IMAGE_BLOCK_X, LAB1_IMAGE_BLOCK_Y, 1};
+    char call[64];
+    snprintf(call, sizeof call, "lab1_image_grid(%d, %d)", width, height);
+    return blame_grid(call, IMAGE_GRID, lab1_image_grid(width, height), n, block, 2, out, size);
+}
+
+int lab1_blame_volume_grid(int nx, int ny, int nz, char *out, size_t size)
+{
+    const int n[3] = {nx, ny, nz};
+    const int block[3] = {LAB1_VOLUME_BLOCK_X, LAB1_VOLUME_BLOCK_Y, LAB1_VOLUME_BLOCK_Z};
+    char call[64];
+    snprintf(call, sizeof call, "lab1_volume_grid(%d, %d, %d)", nx, ny, nz);
+    return blame_grid(call, VOLUME_GRID, lab1_volume_grid(nx, ny, nz), n, block, 3, out, size);
+}
+
+/* A grid check whose grid follows a wrong lab1_blocks_for fails naming
+ * TODO(1.2), not the grid's own TODO, which may be right. */
+static void expect_grid_or_blame(lab_dim3 got, const int n[3], const int block[3], int dims,
+                                 const char *call, todo_pointer where)
+{
+    char why[96];
+    if (grid_follows_wrong_blocks_for(got, n, block, dims, why, sizeof why))
+        GRADER_FAIL("%s uses lab1_blocks_for (TODO(1.2)), which is wrong: %s. Fix that first "
+                    "(cpu_blocks_for_is_ceil_div; %s, section %s); %s itself may be right.",
+                    call, why, BLOCKS_FOR.handout, BLOCKS_FOR.section, call);
+    expect_grid(got,
+                sim_dim3(sim_ceil_div(n[0], block[0]), sim_ceil_div(n[1], block[1]),
+                         sim_ceil_div(n[2], block[2])),
+                call, where);
+}
+
 void cpu_image_grid_covers_image(void **state)
 {
     (void)state;
@@ -183,9 +287,9 @@ void cpu_image_grid_covers_image(void **state)
         int w = shapes[k][0], h = shapes[k][1];
         char call[64];
         snprintf(call, sizeof call, "lab1_image_grid(%d, %d)", w, h);
-        expect_grid(lab1_image_grid(w, h),
-                    sim_dim3(sim_ceil_div(w, LAB1_IMAGE_BLOCK_X), sim_ceil_div(h, LAB1_IMAGE_BLOCK_Y), 1),
-                    call, IMAGE_GRID);
+        const int n[3] = {w, h, 1};
+        const int block[3] = {LAB1_IMAGE_BLOCK_X, LAB1_IMAGE_BLOCK_Y, 1};
+        expect_grid_or_blame(lab1_image_grid(w, h), n, block, 2, call, IMAGE_GRID);
     }
 }
 
@@ -272,10 +376,9 @@ void cpu_volume_grid_covers_volume(void **state)
         int nx = volume_shapes[k][0], ny = volume_shapes[k][1], nz = volume_shapes[k][2];
         char call[64];
         snprintf(call, sizeof call, "lab1_volume_grid(%d, %d, %d)", nx, ny, nz);
-        expect_grid(lab1_volume_grid(nx, ny, nz),
-                    sim_dim3(sim_ceil_div(nx, LAB1_VOLUME_BLOCK_X), sim_ceil_div(ny, LAB1_VOLUME_BLOCK_Y),
-                            sim_ceil_div(nz, LAB1_VOLUME_BLOCK_Z)),
-                    call, VOLUME_GRID);
+        const int n[3] = {nx, ny, nz};
+        const int block[3] = {LAB1_VOLUME_BLOCK_X, LAB1_VOLUME_BLOCK_Y, LAB1_VOLUME_BLOCK_Z};
+        expect_grid_or_blame(lab1_volume_grid(nx, ny, nz), n, block, 3, call, VOLUME_GRID);
     }
 }
 

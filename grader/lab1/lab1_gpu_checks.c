@@ -11,6 +11,7 @@
 #include "guard.h"
 #include "harness.h"
 #include "lab1_checks.h"
+#include "mismatch.h"
 #include "rng.h"
 #include "lab1_rubric.h"
 #include "speed_check.h"
@@ -35,6 +36,51 @@ static const char HINT_3D[] =
 static const char HINT_STRIDE[] =
     "Check TODO(1.9): the loop must start at the global index and advance by the whole "
     "grid's thread count until it passes n, handout section 6.";
+
+/* Where the bounds test of each kernel is taught, for out-of-bounds writes. */
+static const char BOUNDS_1D[] = "TODO(1.3), handout section 3";
+static const char BOUNDS_2D[] = "TODO(1.4), handout section 4";
+static const char BOUNDS_3D[] = "TODO(1.7), handout section 5";
+
+/* Whether the classifier's pattern says no more than the comparison's own
+ * diagnosis already does. */
+static int said_already(mismatch_kind kind, compare_diagnosis diagnosis)
+{
+    switch (kind) {
+    case MISMATCH_NEVER_WRITTEN: return diagnosis == DIAG_NEVER_WRITTEN;
+    case MISMATCH_TRANSPOSED: return diagnosis == DIAG_TRANSPOSED;
+    case MISMATCH_PARTIAL_TILES: return diagnosis == DIAG_PARTIAL_TILE;
+    case MISMATCH_PARTLY_UNWRITTEN: return diagnosis == DIAG_PARTLY_UNWRITTEN;
+    case MISMATCH_UNKNOWN: return 1;
+    default: return 0;
+    }
+}
+
+/* Downloads `out` and compares it with ref. When it differs, fails with, in
+ * order: `blame` when a helper the launch uses is wrong (fixing the kernel
+ * cannot help until it is fixed; "" when none is), the comparison's report,
+ * the pattern the classifier sees (mismatch.h: an x/y swap, a shift, ...)
+ * and `hint`. Then no write may have landed outside it (`bounds` names
+ * where the bounds test is taught). */
+static void expect_output(const device_buffer *out, const double *ref, const compare_spec *spec,
+                          const mismatch_spec *shape, const char *call, const char *hint,
+                          const char *blame, const char *bounds)
+{
+    size_t n = spec->rows * spec->cols;
+    float *got = grader_malloc(n * sizeof *got);
+    dbuf_download(out, got);
+    compare_result result;
+    if (!compare_floats(got, ref, spec, &result)) {
+        mismatch_verdict verdict;
+        mismatch_kind kind = mismatch_classify(got, ref, shape, &verdict);
+        free(got);
+        int add = !said_already(kind, result.diagnosis);
+        GRADER_FAIL("%s: %s%s%s%s%s. %s", call, blame, blame[0] ? " " : "", result.report,
+                    add ? "; pattern: " : "", add ? verdict.text : "", hint);
+    }
+    free(got);
+    gpu_expect_guards_intact_at(out, call, bounds);
+}
 
 static float *random_floats(size_t n, uint64_t seed)
 {
@@ -75,7 +121,11 @@ void gpu_vector_add(void **state)
                      (unsigned long long)seed);
             gpu_expect_ok(lab1_vector_add(a.data, b.data, c.data, n), call);
             compare_spec spec = {1, (size_t)n, 0.0, 1e-6, 0};
-            gpu_expect_floats(&c, ref, &spec, call, HINT_1D);
+            mismatch_spec shape = mismatch_spec_from_compare(&spec);
+            shape.tile = shape.block = LAB1_BLOCK_1D;
+            char blame[256] = "";
+            lab1_blame_blocks_for(n, LAB1_BLOCK_1D, blame, sizeof blame);
+            expect_output(&c, ref, &spec, &shape, call, HINT_1D, blame, BOUNDS_1D);
             gpu_expect_unchanged(&a, ha, call);
             gpu_expect_unchanged(&b, hb, call);
             dbuf_free(&a);
@@ -114,7 +164,12 @@ void gpu_image_double(void **state)
                      h, (unsigned long long)seed);
             gpu_expect_ok(lab1_image_double(in.data, out.data, w, h), call);
             compare_spec spec = {(size_t)h, (size_t)w, 0.0, 0.0, LAB1_IMAGE_BLOCK_X};
-            gpu_expect_floats(&out, ref, &spec, call, HINT_2D);
+            mismatch_spec shape = mismatch_spec_from_compare(&spec);
+            shape.block_x = LAB1_IMAGE_BLOCK_X;
+            shape.block_y = LAB1_IMAGE_BLOCK_Y;
+            char blame[256] = "";
+            lab1_blame_image_grid(w, h, blame, sizeof blame);
+            expect_output(&out, ref, &spec, &shape, call, HINT_2D, blame, BOUNDS_2D);
             gpu_expect_unchanged(&in, host, call);
             dbuf_free(&in);
             dbuf_free(&out);
@@ -152,7 +207,10 @@ void gpu_volume_depth_scale(void **state)
         gpu_expect_ok(lab1_volume_depth_scale(in.data, out.data, nx, ny, nz), call);
         /* Rows of the comparison are (z, y) pairs, columns are x. */
         compare_spec spec = {(size_t)ny * nz, (size_t)nx, 0.0, 0.0, 0};
-        gpu_expect_floats(&out, ref, &spec, call, HINT_3D);
+        mismatch_spec shape = mismatch_spec_from_compare(&spec);
+        char blame[256] = "";
+        lab1_blame_volume_grid(nx, ny, nz, blame, sizeof blame);
+        expect_output(&out, ref, &spec, &shape, call, HINT_3D, blame, BOUNDS_3D);
         gpu_expect_unchanged(&in, host, call);
         dbuf_free(&in);
         dbuf_free(&out);

@@ -14,6 +14,7 @@
 #include "gpu_checks.h"
 #include "guard.h"
 #include "harness.h"
+#include "mismatch.h"
 #include "rng.h"
 #include "speed_check.h"
 
@@ -138,7 +139,50 @@ static void describe_call(char *out, size_t size, const char *name, matmul_shape
     snprintf(out, size, "%s on %s, seed %llu", name, shape, (unsigned long long)seed);
 }
 
-void matmul_expect_correct(const matmul_impl *impl, matmul_shape s, uint64_t seed)
+/* C (already downloaded into got) is wrong: fails the test saying how.
+ * With a rerun_hint, impl runs a second time on the same inputs first; when
+ * the two results differ, that is the message (a race is the usual cause),
+ * and no pattern seen in one run is offered as the diagnosis. Otherwise the
+ * comparison's report, the classifier's pattern where the comparison has
+ * none (mismatch.h), and impl's hint. */
+static void fail_wrong_result(const matmul_impl *impl, device_problem *d, const matmul_problem *p,
+                              float *got, const char *call, const char *rerun_hint)
+{
+    matmul_shape s = p->shape;
+    size_t n = elements(s.m, s.n);
+    compare_spec spec = matmul_compare_spec(s, impl->tile);
+    compare_result result;
+    if (rerun_hint) {
+        float *again = grader_malloc(n * sizeof *again);
+        dbuf_poison(&d->c);
+        gpu_expect_ok(impl->fn(d->a.data, d->b.data, d->c.data, s.m, s.n, s.k), call);
+        dbuf_download(&d->c, again);
+        size_t first = 0, differ = mismatch_runs_differ(got, again, n, &first);
+        free(again);
+        if (differ) {
+            spec.tile = 0; /* one run's tile pattern means nothing here */
+            compare_floats(got, p->ref, &spec, &result);
+            free(got);
+            GRADER_FAIL("%s: results change from run to run: a second run on the same inputs "
+                        "differs in %zu of %zu elements (the first at (%zu,%zu)). %s First "
+                        "run: %s. %s",
+                        call, differ, n, first / (size_t)s.n, first % (size_t)s.n, rerun_hint,
+                        result.report, impl->hint);
+        }
+    }
+    compare_floats(got, p->ref, &spec, &result);
+    mismatch_spec mspec = mismatch_spec_from_compare(&spec);
+    mismatch_verdict verdict;
+    mismatch_kind kind = mismatch_classify(got, p->ref, &mspec, &verdict);
+    free(got);
+    int add_pattern = result.diagnosis == DIAG_NONE && kind != MISMATCH_UNKNOWN &&
+                      kind != MISMATCH_PARTLY_UNWRITTEN;
+    GRADER_FAIL("%s: %s%s%s. %s", call, result.report, add_pattern ? "; pattern: " : "",
+                add_pattern ? verdict.text : "", impl->hint);
+}
+
+void matmul_expect_correct_rerun(const matmul_impl *impl, matmul_shape s, uint64_t seed,
+                                 const char *rerun_hint)
 {
     matmul_problem p;
     matmul_problem_init(&p, s, seed, 1);
@@ -148,7 +192,13 @@ void matmul_expect_correct(const matmul_impl *impl, matmul_shape s, uint64_t see
     describe_call(call, sizeof call, impl->name, s, seed);
     gpu_expect_ok(impl->fn(d.a.data, d.b.data, d.c.data, s.m, s.n, s.k), call);
     compare_spec spec = matmul_compare_spec(s, impl->tile);
-    gpu_expect_floats(&d.c, p.ref, &spec, call, impl->hint);
+    float *got = grader_malloc(elements(s.m, s.n) * sizeof *got);
+    dbuf_download(&d.c, got);
+    compare_result result;
+    if (!compare_floats(got, p.ref, &spec, &result))
+        fail_wrong_result(impl, &d, &p, got, call, rerun_hint);
+    free(got);
+    gpu_expect_guards_intact(&d.c, call);
     gpu_expect_unchanged(&d.a, p.a, call);
     gpu_expect_unchanged(&d.b, p.b, call);
     gpu_expect_guards_intact(&d.a, call);
@@ -157,15 +207,27 @@ void matmul_expect_correct(const matmul_impl *impl, matmul_shape s, uint64_t see
     matmul_problem_free(&p);
 }
 
-void matmul_expect_correct_shapes(const matmul_impl *impl, const matmul_shape *shapes,
-                                  size_t count, int seeds)
+void matmul_expect_correct(const matmul_impl *impl, matmul_shape s, uint64_t seed)
+{
+    matmul_expect_correct_rerun(impl, s, seed, NULL);
+}
+
+void matmul_expect_correct_shapes_rerun(const matmul_impl *impl, const matmul_shape *shapes,
+                                        size_t count, int seeds, const char *rerun_hint)
 {
     for (size_t i = 0; i < count; ++i) {
         long long macs = (long long)shapes[i].m * shapes[i].n * shapes[i].k;
         int runs = macs > ONE_SEED_ABOVE_MACS ? 1 : seeds;
         for (int s = 0; s < runs; ++s)
-            matmul_expect_correct(impl, shapes[i], grader_seed() + 1000 * i + (uint64_t)s);
+            matmul_expect_correct_rerun(impl, shapes[i], grader_seed() + 1000 * i + (uint64_t)s,
+                                        rerun_hint);
     }
+}
+
+void matmul_expect_correct_shapes(const matmul_impl *impl, const matmul_shape *shapes,
+                                  size_t count, int seeds)
+{
+    matmul_expect_correct_shapes_rerun(impl, shapes, count, seeds, NULL);
 }
 
 /* ------------------------------------------------------- bad input */

@@ -79,6 +79,17 @@ void matmul_expect_correct(const matmul_impl *impl, matmul_shape s, uint64_t see
 void matmul_expect_correct_shapes(const matmul_impl *impl, const matmul_shape *shapes,
                                   size_t count, int seeds);
 
+/* The same, and when a result is wrong, impl runs a second time on the same
+ * inputs: if the two results differ, the failure says "results change from
+ * run to run" with `rerun_hint` (what usually causes that: a missing
+ * barrier, a read of shared memory nothing stored) instead of a pattern one
+ * run happened to show. Otherwise, as without: the comparison's report and,
+ * where it names none, the pattern the classifier sees (mismatch.h). */
+void matmul_expect_correct_rerun(const matmul_impl *impl, matmul_shape s, uint64_t seed,
+                                 const char *rerun_hint);
+void matmul_expect_correct_shapes_rerun(const matmul_impl *impl, const matmul_shape *shapes,
+                                        size_t count, int seeds, const char *rerun_hint);
+
 /* Bad input: zero, negative and int-overflowing sizes must return
  * LAB_ERR_INVALID_SIZE, a NULL buffer LAB_ERR_NULL_POINTER. */
 typedef struct {
