@@ -16,6 +16,8 @@ void compare_dot_tolerance_grows_with_k(void **state);
 void guard_detects_write_after_end(void **state);
 void guard_detects_write_before_start(void **state);
 void guard_poison_is_recognisable_nan(void **state);
+void cpu_matmul_ref_small_product(void **state);
+void cpu_matmul_ref_threads_change_nothing(void **state);
 void rng_is_deterministic(void **state);
 void rng_integers_stay_in_range(void **state);
 void rng_seed_from_env_overrides(void **state);

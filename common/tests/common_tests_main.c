@@ -15,6 +15,8 @@ static const grader_test tests[] = {
     CPU_TEST(guard_detects_write_after_end),
     CPU_TEST(guard_detects_write_before_start),
     CPU_TEST(guard_poison_is_recognisable_nan),
+    CPU_TEST(cpu_matmul_ref_small_product),
+    CPU_TEST(cpu_matmul_ref_threads_change_nothing),
     CPU_TEST(rng_is_deterministic),
     CPU_TEST(rng_integers_stay_in_range),
     CPU_TEST(rng_seed_from_env_overrides),

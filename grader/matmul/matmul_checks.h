@@ -65,8 +65,8 @@ typedef struct {
 
 void matmul_problem_init(matmul_problem *p, matmul_shape s, uint64_t seed, int with_reference);
 void matmul_problem_free(matmul_problem *p);
-/* Computes (or recomputes) p->ref and returns the CPU seconds it took
- * (clock_gettime, monotonic): for reporting only, never for judging. */
+/* Computes (or recomputes) p->ref on ONE core and returns the seconds it
+ * took (clock_gettime, monotonic): for reporting only, never for judging. */
 double matmul_problem_reference_seconds(matmul_problem *p);
 compare_spec matmul_compare_spec(matmul_shape s, size_t tile);
 
