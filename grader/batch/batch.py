@@ -19,12 +19,19 @@ import threading
 import time
 
 from . import build, course as course_mod, gradescope, outputs, report, review, runner
-from . import sandbox as sandbox_mod, score, submissions
+from . import sandbox as sandbox_mod, score, submissions, tasks
 from .progress import Progress
 from .util import read_json, read_text, say, say_once, write_atomic, write_json_atomic
 
 REPO = course_mod.REPO
 BUILD_ERRORS_KEEP = 8000
+
+
+def chown_tree(top, uid):
+    for folder, dirs, files in os.walk(top):
+        os.chown(folder, uid, uid)
+        for name in files:
+            os.chown(os.path.join(folder, name), uid, uid, follow_symlinks=False)
 
 
 def visible_gpus():
@@ -72,6 +79,12 @@ class Batch:
                                self.course.rubrics[l.name]) if t["bonus"])} for l in self.labs]
         write_json_atomic(outputs.labs_info_path(self.out), self.labs_info)
         self.sandbox = sandbox_mod.probe(not self.args.no_sandbox)
+        if self.gpus:
+            sandbox_mod.check_gpu_as_run_as(self.sandbox, self.gpus[0])
+        self.grader_uid = self.sandbox.run_as if self.sandbox.run_as is not None else os.geteuid()
+        if self.args.max_processes and self.grader_uid == 0:
+            say_once("nproc", "graders run as root: no limit on the processes they start "
+                              "(a fork bomb is stopped only by the time limit)")
         if not self.gpus:
             say_once("gpu", "no GPU visible: GPU tests are recorded as \"%s\" (0 points, never "
                             "passed) and grading_status says \"partial: no GPU\"" % score.NO_GPU)
@@ -132,10 +145,13 @@ class Batch:
                     env[name] = os.environ[name]
             if gpu is not None:
                 env["CUDA_VISIBLE_DEVICES"] = gpu
-            res = runner.run(self.sandbox.wrap(argv, work, readonly, gpu_index=gpu), run_log,
-                             cwd=work, env=env, timeout=self.args.lab_timeout,
+            if self.sandbox.run_as is not None:
+                chown_tree(work, self.sandbox.run_as)  # the grader writes its results there
+            res = runner.run(self.sandbox.wrap(argv, work, readonly, gpu_index=gpu, unprivileged=True),
+                             run_log, cwd=work, env=env, timeout=self.args.lab_timeout,
                              cap=self.args.output_cap, memory_bytes=int(self.args.mem_limit_gb * 2**30),
-                             max_file_bytes=256 << 20)
+                             max_file_bytes=256 << 20,
+                             max_tasks=tasks.process_limit(self.grader_uid, self.args.max_processes))
         finally:
             self.run_slots.put(gpu)
         write_atomic(os.path.join(lab_out, "run.log"), read_text(run_log))

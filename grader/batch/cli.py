@@ -50,6 +50,9 @@ def grade_parser():
                    help="bytes of a grader's output kept in run.log (default 1 MiB)")
     p.add_argument("--mem-limit-gb", type=float, default=32,
                    help="RLIMIT_DATA of each grader process in GiB (default 32; 0: none)")
+    p.add_argument("--max-processes", type=int, default=1024,
+                   help="processes and threads one grader run may start (RLIMIT_NPROC over "
+                        "what its user already runs; default 1024; 0: none)")
     p.add_argument("--no-report", action="store_true", help="skip the report pictures")
     return p
 

@@ -29,11 +29,13 @@ class Result:
         return "exit status %d" % self.rc
 
 
-def _limits(memory_bytes, max_file_bytes):
+def _limits(memory_bytes, max_file_bytes, max_tasks):
     """Runs in the child before exec: its own process group, killed when the
     batch dies, and resource limits. The memory limit is RLIMIT_DATA, not
     RLIMIT_AS: CUDA reserves a huge virtual address range at start-up, so
-    any RLIMIT_AS small enough to matter stops CUDA from starting at all."""
+    any RLIMIT_AS small enough to matter stops CUDA from starting at all.
+    max_tasks is an RLIMIT_NPROC (tasks.py: what it counts, and why root
+    needs a sandbox for it)."""
     def apply():
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -44,6 +46,8 @@ def _limits(memory_bytes, max_file_bytes):
             resource.setrlimit(resource.RLIMIT_DATA, (memory_bytes, memory_bytes))
         if max_file_bytes:
             resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
+        if max_tasks:
+            resource.setrlimit(resource.RLIMIT_NPROC, (max_tasks, max_tasks))
     return apply
 
 
@@ -55,7 +59,7 @@ def _kill_group(pid):
 
 
 def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
-        memory_bytes=0, max_file_bytes=0):
+        memory_bytes=0, max_file_bytes=0, max_tasks=0):
     """Runs argv with stdout+stderr to log_path (appended; at most `cap`
     bytes of it, the rest counted and dropped). Returns a Result."""
     start = time.monotonic()
@@ -64,7 +68,7 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
             proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     start_new_session=True,
-                                    preexec_fn=_limits(memory_bytes, max_file_bytes))
+                                    preexec_fn=_limits(memory_bytes, max_file_bytes, max_tasks))
         except OSError as e:
             log.write(("cannot start %s: %s\n" % (argv[0], e)).encode())
             return Result(127, False, 0.0, 0, 0)

@@ -5,15 +5,18 @@ What it gives: no network; the system and the prepared course read-only
 writable folder, this lab's scratch folder; a private /tmp; a private
 process and IPC namespace that dies with the batch; /sys and /proc (CUDA
 needs them); and of /dev only the standard nodes plus the NVIDIA nodes of
-the one GPU this worker owns. Where bwrap is missing or not permitted the
-batch says so once and runs the same commands without it (README: threat
-model)."""
+the one GPU this worker owns. Run as root, the batch runs the graders
+inside it as an unprivileged user (setpriv, with no capabilities), so that
+the process limit holds (tasks.py) and student code is not root. Where
+bwrap is missing or not permitted the batch says so once and runs the same
+commands without it (README: threat model)."""
 import glob
 import os
 import shutil
 import re
 import subprocess
 
+from .tasks import NOBODY
 from .util import say_once
 
 SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt"]
@@ -62,24 +65,33 @@ class Sandbox:
         # An absolute path: the graders run with a clean PATH, which need
         # not hold the folder the instructor's bwrap is in.
         self.bwrap = bwrap
+        # The user id graders run as inside the sandbox (None: the batch's
+        # own), and the setpriv that switches to it.
+        self.run_as = None
+        self.setpriv = None
 
-    def wrap(self, argv, workdir, readonly, gpu_index=None, cwd=None):
+    def wrap(self, argv, workdir, readonly, gpu_index=None, cwd=None, unprivileged=False):
         """argv to run `argv` inside the sandbox with `workdir` writable and
-        the folders of `readonly` visible read-only, in `cwd` (workdir)."""
+        the folders of `readonly` visible read-only, in `cwd` (workdir);
+        `unprivileged`: as self.run_as (graders; compilers need not)."""
         if not self.enabled:
             return argv
+        drop = unprivileged and self.run_as is not None
         cmd = [self.bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                "--die-with-parent", "--new-session"]
         for d in SYSTEM_DIRS:
             cmd += ["--ro-bind-try", d, d]
-        cmd += ["--ro-bind", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev",
-                "--tmpfs", "/tmp"]
+        cmd += ["--ro-bind", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev"]
+        cmd += (["--perms", "1777"] if drop else []) + ["--tmpfs", "/tmp"]
         for node in gpu_device_nodes(gpu_index) if gpu_index is not None else []:
             cmd += ["--dev-bind", node, node]
         for d in readonly:
             cmd += ["--ro-bind", d, d]
-        cmd += ["--bind", workdir, workdir, "--chdir", cwd or workdir]
-        return cmd + ["--"] + list(argv)
+        cmd += ["--bind", workdir, workdir, "--chdir", cwd or workdir, "--"]
+        if drop:
+            cmd += [self.setpriv, "--reuid=%d" % self.run_as, "--regid=%d" % self.run_as,
+                    "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"]
+        return cmd + list(argv)
 
 
 def probe(use):
@@ -101,4 +113,45 @@ def probe(use):
     if not box.enabled:
         say_once("sandbox", "sandbox: %s; grading WITHOUT a sandbox (see README, threat model)"
                  % box.reason)
+    elif os.geteuid() == 0:
+        _drop_root(box)
     return box
+
+
+def _drop_root(box):
+    """Run as root: graders run as `nobody` inside the sandbox, when
+    setpriv (util-linux) is there and works."""
+    setpriv = shutil.which("setpriv")
+    if setpriv:
+        box.run_as, box.setpriv = NOBODY, setpriv
+        tmp = os.path.realpath("/tmp")
+        out = subprocess.run(box.wrap(["true"], tmp, [], unprivileged=True),
+                             capture_output=True, text=True, timeout=60)
+        if out.returncode == 0:
+            return
+        box.run_as = box.setpriv = None
+        why = "setpriv failed in the sandbox: %s" % out.stderr.strip()[:200]
+    else:
+        why = "setpriv (util-linux) is not installed"
+    say_once("root", "sandbox: graders run as root (%s): the process limit does not hold "
+                     "for root" % why)
+
+
+def check_gpu_as_run_as(box, gpu_index):
+    """The unprivileged user must be able to open the GPU (its /dev nodes'
+    permissions); where it cannot, graders run as root, said once."""
+    if box.run_as is None or gpu_index is None:
+        return
+    tmp = os.path.realpath("/tmp")
+    try:
+        out = subprocess.run(box.wrap(["nvidia-smi", "-L"], tmp, [], gpu_index=gpu_index,
+                                      unprivileged=True),
+                             capture_output=True, text=True, timeout=120)
+        ok = out.returncode == 0 and "GPU" in out.stdout
+        detail = (out.stderr or out.stdout).strip()[:200]
+    except (OSError, subprocess.SubprocessError) as e:
+        ok, detail = False, str(e)
+    if not ok:
+        box.run_as = box.setpriv = None
+        say_once("root", "sandbox: user %d cannot use the GPU here (%s); graders run as root: "
+                         "the process limit does not hold for root" % (NOBODY, detail))

@@ -11,7 +11,22 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import review, runner, score, submissions  # noqa: E402
+from batch import review, runner, sandbox, score, submissions, tasks  # noqa: E402
+
+FORK_LOOP = """
+import os, time
+started = 0
+while started < 3000:
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(120)
+        os._exit(0)
+    started += 1
+print("started", started)
+"""
 
 
 class RunnerTest(unittest.TestCase):
@@ -39,6 +54,30 @@ class RunnerTest(unittest.TestCase):
             self.assertEqual(res.rc, 0)
             self.assertLess(os.path.getsize(log), 100200)
             self.assertGreater(res.dropped, 4000000)
+
+
+class ProcessLimitTest(unittest.TestCase):
+    def test_fork_loop_stops_at_the_limit(self):
+        """As a grader is run: in the sandbox (as `nobody` when root), with
+        RLIMIT_NPROC 200 tasks over what its user runs now."""
+        box = sandbox.probe(True)
+        uid = box.run_as if box.run_as is not None else os.geteuid()
+        if uid == 0:
+            self.skipTest("root without a working sandbox + setpriv: the limit cannot hold")
+        python = "/usr/bin/python3"  # the sandbox shows only the system folders
+        if not os.access(python, os.X_OK):
+            self.skipTest("no /usr/bin/python3 to run the fork loop with")
+        with tempfile.TemporaryDirectory() as d:
+            os.chmod(d, 0o777)
+            log = os.path.join(d, "log")
+            argv = box.wrap([python, "-c", FORK_LOOP], d, [], unprivileged=True)
+            res = runner.run(argv, log, cwd=d, timeout=60,
+                             max_tasks=tasks.process_limit(uid, 200))
+            out = open(log).read()
+            self.assertEqual(res.rc, 0, out)
+            started = int(out.split("started")[1].split()[0])
+            self.assertLessEqual(started, 200, out)
+            self.assertGreater(started, 10, out)
 
 
 class CurveTest(unittest.TestCase):
