@@ -208,3 +208,25 @@ function(add_lab_profile)
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
   endforeach()
 endfunction()
+
+# add_lab_time(NUMBER 3 SOURCES lab3/lab3_time.c [LIBRARIES ...])
+# builds `make time-labN`'s program twice, like add_lab_profile: labN_time on
+# the student's library and labN_time_solution on the reference. It times
+# each kernel against the lab's baseline with the graders' routine
+# (time/time_kernels.h, common/timing.h).
+function(add_lab_time)
+  cmake_parse_arguments(TIME "" "NUMBER" "SOURCES;LIBRARIES" ${ARGN})
+  set(lab lab${TIME_NUMBER})
+  foreach(pair "labs;${lab}_time" "solutions;${lab}_time_solution")
+    list(GET pair 0 impl)
+    list(GET pair 1 exe)
+    if(NOT TARGET ${lab}_${impl})
+      continue()
+    endif()
+    add_executable(${exe} ${TIME_SOURCES})
+    target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${TIME_LIBRARIES} lab_time_kernels)
+    target_include_directories(${exe} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${lab})
+    cuda_labs_warnings(${exe})
+    set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+  endforeach()
+endfunction()
