@@ -2,8 +2,10 @@
 #   make check-lab1            build lab 1 and grade YOUR code in labs/
 #   make check-solution-lab1   grade the reference solution
 #   make check-solutions       grade every reference solution (instructors)
-#   make profile-lab4          your kernels under Nsight Compute: the lab's metrics in words
+#   make time-lab3 [SIZE=...]  your kernels against the lab's baseline: ms, GB/s or GFLOP/s, ratio
+#   make profile-lab3          your kernels under Nsight Compute: the lab's metrics in words
 #   make sanitize-lab3         your kernels under compute-sanitizer (memcheck, racecheck, synccheck)
+#                              (time-solution-labN, profile-solution-labN: the same for the reference)
 #   make plot-lab6 / plot-lab7 lab 6's timeline; lab 7's GFLOP/s table and chart against cuBLAS
 #                              (plot-solution-lab6/7: the same for the reference)
 #   make test                  build everything and run the project's own tests
@@ -35,7 +37,7 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 all: build
 
 help:
-	@sed -n '2,9p' Makefile
+	@sed -n '2,13p' Makefile
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
@@ -104,6 +106,20 @@ profile-solution-lab%: configure
 	@python3 grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
 	  -- $(BUILD)/bin/lab$*_profile_solution $(PROFILE_ARGS)
 
+# YOUR kernels timed the graders' way (common/timing.h: interleaved with the
+# lab's baseline, L2 flushed before each run, the median), one line each:
+# size, ms, GB/s or GFLOP/s, the baseline's, and the ratio. SIZE is the
+# lab's problem size (labs 2, 3, 7: MxNxK; 1, 4: WxH / RxC; 5, 6: N); the
+# default is the grader's. Not graded, nothing checked: make check-labN is.
+SIZE ?=
+time-lab%: configure
+	$(call quiet_build,--target lab$*_time)
+	@$(BUILD)/bin/lab$*_time $(SIZE)
+
+time-solution-lab%: configure
+	$(call quiet_build,--target lab$*_time_solution)
+	@$(BUILD)/bin/lab$*_time_solution $(SIZE)
+
 # YOUR lab N under compute-sanitizer (grader/tools/sanitize.sh): memcheck on
 # the grader's GPU tests, and racecheck and synccheck for the labs with
 # shared memory (3, 4, 5, 7). Built apart, in $(SANITIZE_BUILD), with
@@ -116,8 +132,9 @@ sanitize-lab%:
 	@$(MAKE) BUILD=$(SANITIZE_BUILD) sanitize-build-lab$*
 	@grader/tools/sanitize.sh $* $(SANITIZE_BUILD) $(SANITIZE_ARGS)
 
+# (labN_check brings its race runner, labN_racecheck, where the lab has one.)
 sanitize-build-lab%:
-	$(call quiet_build,--target lab$*_check $(if $(filter 3,$*),lab3_racecheck))
+	$(call quiet_build,--target lab$*_check)
 
 # Every lab's reference, with the grader's self-tests: proves the course works
 # on this GPU. Keeps going after a failing lab and fails at the end.

@@ -79,13 +79,30 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path):
         return None, "archiving the lab's library failed (%s)" % res.describe()
 
     exe = os.path.join(workdir, "grader")
-    for line in recipe["links"]:
+    res = _link(recipe["links"], exe, library, recipe, workdir, sandbox, readonly, log_path,
+                "the grader")
+    if res.rc != 0 or res.timed_out:
+        return None, "the grader did not link with this code (%s)" % res.describe()
+    race = recipe.get("race_runner")
+    if race:
+        # Next to the grader, under the name it was built with: the race
+        # check looks there. If it does not link, the grader still runs and
+        # its race check fails, saying the runner is missing.
+        _link(race["links"], os.path.join(workdir, race["name"]), library, recipe, workdir,
+              sandbox, readonly, log_path, "the race runner %s" % race["name"])
+    return exe, "built"
+
+
+def _link(lines, output, library, recipe, workdir, sandbox, readonly, log_path, what):
+    """Replays a link recipe with the output and the lab's library swapped."""
+    res = None
+    for line in lines:
         args = _without_dependency_file(_expand_response_files(line, recipe["link_dir"]))
         swapped = []
         after_o = False
         for a in args:
             if after_o:
-                swapped.append(exe)
+                swapped.append(output)
                 after_o = False
             elif os.path.basename(a) == recipe["library"]:
                 swapped.append(library)
@@ -93,9 +110,9 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path):
                 swapped.append(a)
                 after_o = a == "-o"
         with open(log_path, "ab") as log:
-            log.write(b"== linking the grader\n")
+            log.write(("== linking %s\n" % what).encode())
         res = runner.run(sandbox.wrap(swapped, workdir, readonly, cwd=recipe["link_dir"]), log_path,
                          cwd=recipe["link_dir"], timeout=LINK_LIMIT_S, cap=LOG_CAP)
         if res.rc != 0 or res.timed_out:
-            return None, "the grader did not link with this code (%s)" % res.describe()
-    return exe, "built"
+            return res
+    return res

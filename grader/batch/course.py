@@ -183,9 +183,21 @@ def _recipe(lab, build, commands):
         ar = shlex.split(f.readline())[0]
     with open(link_txt) as f:
         links = [shlex.split(line) for line in f if line.strip()]
-    return {"compiles": compiles, "ar": ar, "library": "lib%s.a" % library,
-            "link_dir": os.path.dirname(os.path.dirname(os.path.dirname(link_txt))),
-            "links": links}
+    recipe = {"compiles": compiles, "ar": ar, "library": "lib%s.a" % library,
+              "link_dir": os.path.dirname(os.path.dirname(os.path.dirname(link_txt))),
+              "links": links}
+    # Labs with shared memory have a race runner (labN_racecheck): the
+    # grader's race check runs it, from the grader's own folder, under
+    # compute-sanitizer; so it is linked against the student's library too.
+    runner = "lab%d_racecheck" % lab.number
+    try:
+        runner_txt = _find_link_txt(build, runner)
+    except RuntimeError:
+        return recipe
+    with open(runner_txt) as f:
+        recipe["race_runner"] = {"name": runner, "links": [shlex.split(line) for line in f
+                                                           if line.strip()]}
+    return recipe
 
 
 def _arg_after(args, flag):

@@ -51,12 +51,20 @@ endfunction()
 # library `lib`, and lab N's grader linked against it as `exe`; `label` is
 # what the grader reports as the implementation. add_cuda_lab(NUMBER N) must
 # come first: it records the lab's contract and grader.
+#
+# Labs with shared memory also have a race runner (add_cuda_lab's
+# RACE_RUNNER): it is built for each implementation as RACE_RUNNER_NAME
+# (default: <exe>_racecheck) next to the grader, linked against the same
+# library, and the grader learns its file name as GRADER_RACE_RUNNER (its
+# graded race check runs it under compute-sanitizer: harness/racecheck.h).
 function(add_lab_implementation)
-  cmake_parse_arguments(IMPL "" "NUMBER;LIBRARY;EXECUTABLE;IMPLEMENTATION" "SOURCES" ${ARGN})
+  cmake_parse_arguments(IMPL "" "NUMBER;LIBRARY;EXECUTABLE;IMPLEMENTATION;RACE_RUNNER_NAME;OUTPUT_DIRECTORY"
+                        "SOURCES" ${ARGN})
   set(recipe CUDA_LAB${IMPL_NUMBER})
   get_property(contract_dir GLOBAL PROPERTY ${recipe}_CONTRACT_DIR)
   get_property(grader GLOBAL PROPERTY ${recipe}_GRADER)
   get_property(libraries GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES)
+  get_property(race_runner GLOBAL PROPERTY ${recipe}_RACE_RUNNER)
   if(NOT contract_dir)
     message(FATAL_ERROR "add_lab_implementation: lab ${IMPL_NUMBER} is unknown "
             "(add_cuda_lab(NUMBER ${IMPL_NUMBER} ...) must come first)")
@@ -76,6 +84,27 @@ function(add_lab_implementation)
   target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE
     GRADER_IMPLEMENTATION="${IMPL_IMPLEMENTATION}")
   cuda_labs_warnings(${IMPL_EXECUTABLE})
+  if(IMPL_OUTPUT_DIRECTORY)
+    set_target_properties(${IMPL_EXECUTABLE} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                          ${IMPL_OUTPUT_DIRECTORY})
+  endif()
+
+  if(race_runner)
+    if(NOT IMPL_RACE_RUNNER_NAME)
+      set(IMPL_RACE_RUNNER_NAME ${IMPL_EXECUTABLE}_racecheck)
+    endif()
+    add_executable(${IMPL_RACE_RUNNER_NAME} ${race_runner})
+    target_link_libraries(${IMPL_RACE_RUNNER_NAME} PRIVATE ${IMPL_LIBRARY} labs_common)
+    cuda_labs_warnings(${IMPL_RACE_RUNNER_NAME})
+    # Next to the grader: the race check looks for it there.
+    if(IMPL_OUTPUT_DIRECTORY)
+      set_target_properties(${IMPL_RACE_RUNNER_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                            ${IMPL_OUTPUT_DIRECTORY})
+    endif()
+    add_dependencies(${IMPL_EXECUTABLE} ${IMPL_RACE_RUNNER_NAME})
+    target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE
+      GRADER_RACE_RUNNER="${IMPL_RACE_RUNNER_NAME}")
+  endif()
 endfunction()
 
 # add_cuda_lab(NUMBER 1 DIR lab1_indexing SOURCES indexing.cu
@@ -90,8 +119,14 @@ endfunction()
 # In a student copy (make dist-student) solutions/ is absent: then only the
 # student's side exists (no labN_solutions, labN_check_solution or
 # labN.solution.* tests).
+#
+# RACE_RUNNER lab3/race_demo.cu ...: the sources of the lab's race runner
+# (a program that runs each shared-memory kernel once on a small problem and
+# checks the result; see add_lab_implementation). Built as labN_racecheck
+# (labs/) and labN_racecheck_solution (solutions/).
 function(add_cuda_lab)
-  cmake_parse_arguments(LAB "" "NUMBER;DIR" "SOURCES;GRADER;BASELINES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(LAB "" "NUMBER;DIR" "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER"
+                        ${ARGN})
   set(lab lab${LAB_NUMBER})
   set(contract_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
   set(implementations labs)
@@ -116,6 +151,8 @@ function(add_cuda_lab)
   set_property(GLOBAL PROPERTY ${recipe}_CONTRACT_DIR ${contract_dir})
   set_property(GLOBAL PROPERTY ${recipe}_GRADER ${grader})
   set_property(GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES ${baselines} ${LAB_LIBRARIES})
+  list(TRANSFORM LAB_RACE_RUNNER PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE race_runner)
+  set_property(GLOBAL PROPERTY ${recipe}_RACE_RUNNER ${race_runner})
 
   foreach(impl ${implementations})
     list(TRANSFORM LAB_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/${impl}/${LAB_DIR}/
@@ -129,8 +166,9 @@ function(add_cuda_lab)
     endif()
     set(exe ${lab}_check${suffix})
     add_lab_implementation(NUMBER ${LAB_NUMBER} LIBRARY ${lab}_${impl} EXECUTABLE ${exe}
-                           IMPLEMENTATION ${impl} SOURCES ${sources})
-    set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+                           IMPLEMENTATION ${impl} SOURCES ${sources}
+                           RACE_RUNNER_NAME ${lab}_racecheck${suffix}
+                           OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
 
     if(impl STREQUAL "solutions")
       # Every test must pass on the reference (GPU ones skip without a GPU).
@@ -166,6 +204,28 @@ function(add_lab_profile)
     endif()
     add_executable(${exe} ${PROF_SOURCES})
     target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${PROF_LIBRARIES} labs_common)
+    cuda_labs_warnings(${exe})
+    set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+  endforeach()
+endfunction()
+
+# add_lab_time(NUMBER 3 SOURCES lab3/lab3_time.c [LIBRARIES ...])
+# builds `make time-labN`'s program twice, like add_lab_profile: labN_time on
+# the student's library and labN_time_solution on the reference. It times
+# each kernel against the lab's baseline with the graders' routine
+# (time/time_kernels.h, common/timing.h).
+function(add_lab_time)
+  cmake_parse_arguments(TIME "" "NUMBER" "SOURCES;LIBRARIES" ${ARGN})
+  set(lab lab${TIME_NUMBER})
+  foreach(pair "labs;${lab}_time" "solutions;${lab}_time_solution")
+    list(GET pair 0 impl)
+    list(GET pair 1 exe)
+    if(NOT TARGET ${lab}_${impl})
+      continue()
+    endif()
+    add_executable(${exe} ${TIME_SOURCES})
+    target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${TIME_LIBRARIES} lab_time_kernels)
+    target_include_directories(${exe} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${lab})
     cuda_labs_warnings(${exe})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
   endforeach()

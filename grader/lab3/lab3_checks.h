@@ -21,6 +21,7 @@ void cpu_thread_tile_loads(void **state);
 void gpu_tiled_uses_shared_tiles(void **state);
 void gpu_tiled_tile_edges(void **state);
 void gpu_tiled_awkward_shapes(void **state);
+void gpu_tiled_race_free(void **state);
 void gpu_rejects_bad_input(void **state);
 void gpu_tiled_speed_vs_naive(void **state);
 void gpu_tile16_speed_metrics(void **state);

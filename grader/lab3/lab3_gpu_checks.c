@@ -13,6 +13,7 @@
 #include "matmul_baselines.h"
 #include "matmul_checks.h"
 #include "lab3_rubric.h"
+#include "racecheck.h"
 
 static const char TILED_HINT[] =
     "Check TODO(3.2) (which element each thread copies, handout section 4), TODO(3.3) (0.0f "
@@ -222,4 +223,25 @@ void selftest_naive_below_tiled_threshold(void **state)
     matmul_speed_spec spec = spec_over_naive(&NAIVE, LAB3_TILED_SPEEDUP_MIN, "speedup_over_naive",
                                              NULL);
     matmul_expect_below_threshold(&spec, "LAB3_TILED_SPEEDUP_MIN");
+}
+
+/* ------------------------------------------------------------- races */
+
+/* The tiled kernel once under racecheck, on 2 x 2 blocks and 3 phases: the
+ * hazards of a missing barrier show in every phase of every block. */
+void gpu_tiled_race_free(void **state)
+{
+    (void)state;
+    static const char *const args[] = {"--size", "64", "64", "96", "--runs", "1", NULL};
+    racecheck_spec spec = {
+        .runner = GRADER_RACE_RUNNER,
+        .lab_number = "3",
+        .what = "lab3_matmul_tiled (TILE 32) on 64x64x96",
+        .args = args,
+        .fix_hint = "TODO(3.4) and TODO(3.6): one barrier after storing the tiles (read after "
+                    "write), one after the inner loop (write after read), both reached by every "
+                    "thread of the block; " LAB3_HANDOUT ", section 5 (the two barriers).",
+        .limit_s = RACECHECK_RUN_LIMIT_S,
+    };
+    racecheck_expect_clean(&spec);
 }

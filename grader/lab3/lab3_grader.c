@@ -3,6 +3,7 @@
  * lab3_rubric.h. */
 #include "harness.h"
 #include "lab3_checks.h"
+#include "racecheck.h"
 
 static const grader_test tests[] = {
     /* CPU: the index helpers on simulated launches. */
@@ -11,7 +12,10 @@ static const grader_test tests[] = {
     /* GPU. The lesson is the shared tiles: a kernel without them earns none
      * of the tiled kernel's correctness points, however right its output. */
     GRADER_TEST(gpu_tiled_uses_shared_tiles, GROUP_GPU, 5), /* TODO(3.3) */
-    GRADER_GATED(gpu_tiled_tile_edges, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
+    GRADER_GATED(gpu_tiled_tile_edges, GROUP_GPU, 9, gpu_tiled_uses_shared_tiles),
+    /* racecheck on one small run: a lucky race passes every output check. */
+    {"gpu_tiled_race_free", GROUP_GPU, gpu_tiled_race_free, 3, 0, "gpu_tiled_uses_shared_tiles",
+     RACECHECK_TEST_TIMEOUT_S},                                   /* TODO(3.4), (3.6) */
     GRADER_GATED(gpu_tiled_awkward_shapes, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 3),      /* validation (given code) */
     GRADER_TEST(gpu_tiled_speed_vs_naive, GROUP_GPU, 8),

@@ -20,6 +20,7 @@ void cpu_bank_conflict_degree(void **state);
 void gpu_smem_correct(void **state);
 void gpu_padded_correct(void **state);
 void gpu_multirow_correct(void **state);
+void gpu_transpose_race_free(void **state);
 void gpu_rejects_bad_input(void **state);
 void gpu_smem_speed_vs_naive(void **state);
 void gpu_padded_speed_vs_unpadded(void **state);

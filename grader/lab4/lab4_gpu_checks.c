@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "lab4_checks.h"
 #include "lab4_gpu_common.h"
+#include "racecheck.h"
 #include "rng.h"
 
 /* Every shape of the issue, squares first: a kernel that is right on
@@ -216,4 +217,25 @@ void gpu_rejects_bad_input(void **state)
     }
     dbuf_free(&in);
     dbuf_free(&out);
+}
+
+/* ------------------------------------------------------------- races */
+
+/* Each version once under racecheck on 70 x 45 (lab4_race_runner.c): partial
+ * tiles at both edges, where a barrier inside `if (in bounds)` would hang or
+ * race. */
+void gpu_transpose_race_free(void **state)
+{
+    (void)state;
+    racecheck_spec spec = {
+        .runner = GRADER_RACE_RUNNER,
+        .lab_number = "4",
+        .what = "lab4_transpose(smem, padded, multirow) on 70x45",
+        .args = NULL,
+        .fix_hint = "TODO(4.6) and TODO(4.7): one __syncthreads() between storing the tile and "
+                    "reading it back, outside every bounds test so that all threads reach it; "
+                    LAB4_HANDOUT ", section 6 (bounds and the barrier).",
+        .limit_s = RACECHECK_RUN_LIMIT_S,
+    };
+    racecheck_expect_clean(&spec);
 }

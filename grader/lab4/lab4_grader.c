@@ -2,6 +2,7 @@
  * 50). Thresholds and their calibration: lab4_rubric.h. */
 #include "harness.h"
 #include "lab4_checks.h"
+#include "racecheck.h"
 
 static const grader_test tests[] = {
     /* CPU: the index helpers on simulated launches. */
@@ -10,9 +11,13 @@ static const grader_test tests[] = {
     GRADER_TEST(cpu_global_accesses_coalesced, GROUP_CPU, 4), /* TODO(4.2), (4.3) */
     GRADER_TEST(cpu_bank_conflict_degree, GROUP_CPU, 5),      /* TODO(4.4), (4.5) */
     /* GPU: each version on awkward shapes, with its shared tile. */
-    GRADER_TEST(gpu_smem_correct, GROUP_GPU, 6),              /* TODO(4.6) */
+    GRADER_TEST(gpu_smem_correct, GROUP_GPU, 4),              /* TODO(4.6) */
     GRADER_TEST(gpu_padded_correct, GROUP_GPU, 5),            /* TODO(4.5), (4.6) */
-    GRADER_TEST(gpu_multirow_correct, GROUP_GPU, 6),          /* TODO(4.7) */
+    GRADER_TEST(gpu_multirow_correct, GROUP_GPU, 5),          /* TODO(4.7) */
+    /* racecheck on one small run of each version: a lucky race passes
+     * every output check. */
+    {"gpu_transpose_race_free", GROUP_GPU, gpu_transpose_race_free, 3, 0, "gpu_smem_correct",
+     RACECHECK_TEST_TIMEOUT_S},                               /* TODO(4.6), (4.7) */
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 2),         /* validation (given code) */
     /* GPU speed at 8192 x 8192, against the grader's yardsticks. */
     GRADER_TEST(gpu_smem_speed_vs_naive, GROUP_GPU, 5),

@@ -20,6 +20,7 @@ void cpu_sequential_steps_convergent(void **state);
 void gpu_divergent_sums(void **state);
 void gpu_strided_sums(void **state);
 void gpu_sequential_sums(void **state);
+void gpu_reduction_race_free(void **state);
 void gpu_sum_overwrites_out(void **state);
 void gpu_rejects_bad_input(void **state);
 /* GPU: speed of stages (1)-(3). */

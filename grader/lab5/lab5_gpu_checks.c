@@ -20,6 +20,7 @@
 #include "lab5_baselines.h"
 #include "lab5_checks.h"
 #include "lab5_rubric.h"
+#include "racecheck.h"
 #include "rng.h"
 #include "speed_check.h"
 
@@ -565,4 +566,25 @@ void selftest_sequential_below_bonus_thresholds(void **state)
         lowest = LAB5_GRID_STRIDE_COPY_FRACTION_MIN;
     expect_below(&SEQUENTIAL, NULL, lowest,
                  "LAB5_FIRST_ADD_COPY_FRACTION_MIN (the lowest bonus threshold)");
+}
+
+/* ------------------------------------------------------------- races */
+
+/* Stages (1)-(3) once under racecheck on n = 5000 (lab5_race_runner.c):
+ * many blocks, the last one partial. */
+void gpu_reduction_race_free(void **state)
+{
+    (void)state;
+    racecheck_spec spec = {
+        .runner = GRADER_RACE_RUNNER,
+        .lab_number = "5",
+        .what = "stages (1)-(3) (lab5_sum_divergent, _strided, _sequential) on n=5000",
+        .args = NULL,
+        .fix_hint = "TODO(5.2), (5.5) and (5.7): a __syncthreads() after the load and after "
+                    "every step, outside the `if` that picks the active threads, so that no "
+                    "thread reads a partial sum before its writer has stored it; " LAB5_HANDOUT
+                    ", section 2 (a reduction inside one block).",
+        .limit_s = RACECHECK_RUN_LIMIT_S,
+    };
+    racecheck_expect_clean(&spec);
 }

@@ -22,6 +22,7 @@ void gpu_block_tile_1d_correct(void **state);
 void gpu_block_tile_2d_correct(void **state);
 void gpu_vectorised_correct(void **state);
 void gpu_warp_tile_correct(void **state);
+void gpu_stages_race_free(void **state);
 void gpu_stages_match_cublas_at_4096(void **state);
 void gpu_rejects_bad_input(void **state);
 void gpu_any_size_correct(void **state);

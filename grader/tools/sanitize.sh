@@ -5,8 +5,9 @@
 # memcheck (out-of-bounds and misaligned accesses) on the lab's GPU tests;
 # for the labs with shared memory (3, 4, 5, 7) also racecheck (shared-memory
 # races: a missing __syncthreads()) and synccheck (barriers not every thread
-# reaches). Lab 3's racecheck runs its small race runner (lab3_racecheck),
-# the others the grader. The tools slow kernels 10-100 times: a test the
+# reaches), on the lab's small race runner (labN_racecheck: each
+# shared-memory kernel once, extensions included; the graded race check
+# runs the same program). The tools slow kernels 10-100 times: a test the
 # grader reports as hung or too slow under them is not a finding; narrow
 # the run with SANITIZE_ARGS="--only TEST".
 set -u
@@ -46,12 +47,14 @@ run() { # tool, then the command
 grader=$build/bin/lab${lab}_check
 run memcheck "$grader" "${grader_args[@]}"
 case $lab in
-  3)
-    run racecheck "$build/bin/lab3_racecheck" --size 64 64 96 --runs 1
-    run synccheck "$build/bin/lab3_racecheck" --size 64 64 96 --runs 1 ;;
-  4|5|7)
-    run racecheck "$grader" "${grader_args[@]}"
-    run synccheck "$grader" "${grader_args[@]}" ;;
+  3) runner=("$build/bin/lab3_racecheck" --size 64 64 96 --runs 1) ;;
+  4) runner=("$build/bin/lab4_racecheck") ;;
+  5|7) runner=("$build/bin/lab${lab}_racecheck" --all) ;;
+  *) runner=() ;;
 esac
+if [ ${#runner[@]} -gt 0 ]; then
+  run racecheck "${runner[@]}"
+  run synccheck "${runner[@]}"
+fi
 [ $status -eq 0 ] && echo "=== sanitize-lab$lab: no findings"
 exit $status
