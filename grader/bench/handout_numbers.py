@@ -15,6 +15,8 @@ Three kinds of marked text in a handout (HTML comments: invisible on GitHub):
       them (results_file.py lists the names). Without @gpu: PRIMARY_GPU.
   <!-- bench-results: lab2 -->  ...  <!-- /bench-results -->
       a generated block: the lab's table and figure; rewritten whole.
+  <!-- bench-summary -->  ...  <!-- /bench-summary -->
+      the README's table: each lab's headline kernel and its grader's ratio.
 
 The rounding rule: a quoted number agrees when the committed value, rounded
 to as many decimals as the quote has, prints as the quote (6.73 quotes
@@ -43,6 +45,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PRIMARY_GPU = "h100"
 
 INLINE = re.compile(r"<!-- (bench|rubric)(?:@([a-z0-9-]+))?: (.+?) -->(.*?)<!-- /\1 -->")
+SUMMARY = re.compile(r"(<!-- bench-summary -->\n)(.*?)(<!-- /bench-summary -->)", re.S)
 BLOCK = re.compile(r"(<!-- bench-results: (lab\d+) -->\n)(.*?)(<!-- /bench-results -->)", re.S)
 QUANTITY = re.compile(r"\b(?:lab\d+(?:\.[A-Za-z0-9_]+){4}|gpu\.name|gpu|date|cuda|driver|"
                       r"ceiling\.[a-z_]+)\b")
@@ -199,8 +202,24 @@ def process(path, text, results, rubrics, write):
                             f"give: run `make handout-numbers`")
         return m.group(0)
 
+    def summary(m):
+        try:
+            bench, source = results.get(PRIMARY_GPU)
+        except ValueError as err:
+            problems.append(f"{name}:{line_of(text, m.start())}: {err}")
+            return m.group(0)
+        want = results_tables.summary_block(bench, source, rubrics, PRIMARY_GPU)
+        if write:
+            return m.group(1) + want + m.group(3)
+        if m.group(2) != want:
+            problems.append(f"{name}:{line_of(text, m.start())}: the generated bench-summary "
+                            f"differs from what the committed results give: run "
+                            f"`make handout-numbers`")
+        return m.group(0)
+
     new = INLINE.sub(inline, text)
     new = BLOCK.sub(block, new)
+    new = SUMMARY.sub(summary, new)
     return new, problems, pending[0]
 
 
@@ -219,7 +238,8 @@ def main(argv):
     for path in args.handouts:
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        quoted += len(INLINE.findall(text)) + len(BLOCK.findall(text))
+        quoted += len(INLINE.findall(text)) + len(BLOCK.findall(text)) + \
+            len(SUMMARY.findall(text))
         new, problems, waiting = process(path, text, results, rubrics, args.write)
         all_problems += problems
         pending += waiting

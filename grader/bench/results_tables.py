@@ -95,3 +95,66 @@ def lab_block(lab, bench, source, others, primary):
         parts.append(f"The same on the {short} and the {names}, side by side: "
                      f"[figure]({FIGURES}/{figure_stem('lab', lab, 'compare')}.png).")
     return "\n\n".join(parts) + "\n"
+
+
+# The README's "what good looks like": per lab, the kernel the lab is about,
+# at the size its grader times, and the threshold its grader applies to it.
+HEADLINES = [
+    (1, "image_double", "8192x8192", "image_double", "LAB1_IMAGE_COPY_FRACTION_MIN"),
+    (2, "matmul", "2048", "naive", "LAB2_SPEEDUP_OVER_UNCOALESCED_MIN"),
+    (3, "matmul", "2048", "tiled", "LAB3_TILED_SPEEDUP_MIN"),
+    (3, "matmul", "2048", "thread_tile", "LAB3_THREAD_TILE_SPEEDUP_MIN"),
+    (4, "transpose", "8192x8192", "padded", "LAB4_PADDED_SPEEDUP_MIN"),
+    (4, "transpose", "8192x8192", "multirow", "LAB4_MULTIROW_COPY_FRACTION_MIN"),
+    (5, "sum", "2^27", "sequential", "LAB5_SEQUENTIAL_OVER_DIVERGENT_MIN"),
+    (5, "sum", "2^27", "grid_stride", "LAB5_GRID_STRIDE_COPY_FRACTION_MIN"),
+    (6, "pipeline", "2^26", "streamed", "LAB6_STREAMED_SPEEDUP_MIN"),
+    (7, "matmul", "4096", "warp_tile", "LAB7_WARP_TILE_CUBLAS_FRACTION_MIN"),
+]
+
+
+def _find(bench, lab, problem, size, kernel):
+    return next((r for r in results_file.results(bench, lab) if r["problem"] == problem and
+                 r["size"] == size and r["kernel"] == kernel), None)
+
+
+def grader_ratio(bench, lab, problem, size, kernel, threshold):
+    """The ratio the grader compares with `threshold`, as this bench file
+    measured it: a speedup over the baseline the grader uses, or a fraction
+    of the yardstick (copy kernel, cudaMemcpy, cuBLAS)."""
+    r = _find(bench, lab, problem, size, kernel)
+    if r is None:
+        return None
+    if "COPY_FRACTION" in threshold or "CUBLAS_FRACTION" in threshold:
+        yardstick = "copy_kernel" if lab == 1 else None
+        y = _find(bench, lab, problem, size, yardstick) if yardstick else None
+        return y["median_ms"] / r["median_ms"] if y else r.get("pct_of_ceiling", 0) / 100.0
+    if threshold == "LAB4_PADDED_SPEEDUP_MIN":  # over the grader's unpadded tile
+        y = _find(bench, lab, problem, size, "unpadded")
+        return y["median_ms"] / r["median_ms"] if y else None
+    return r.get("speedup")
+
+
+def summary_block(bench, source, rubrics, primary):
+    """The README table, ending with a newline."""
+    if bench is None:
+        return (f"*Not measured yet: generated from `handouts/results/bench-{primary}*.json` "
+                f"(`make bench` on an {primary.upper()}, then `make handout-numbers`).*\n")
+    lines = [f"The reference solutions with `make bench` on an **{bench['gpu']['name']}** "
+             f"(driver {bench['gpu'].get('driver')}, CUDA {bench.get('cuda', '?')}), "
+             f"{bench.get('date')}; the whole file: "
+             f"[handouts/results/{os.path.basename(source)}]"
+             f"(handouts/results/{os.path.basename(source)}), and each handout's "
+             f"\"Expected results\" has the full tables and figures.", "",
+             "| lab | kernel | size | rate | what the grader checks (its threshold) |",
+             "|---|---|---|---|---|"]
+    for lab, problem, size, kernel, threshold in HEADLINES:
+        r = _find(bench, lab, problem, size, kernel)
+        if r is None:
+            continue
+        ratio = grader_ratio(bench, lab, problem, size, kernel, threshold)
+        what = "fraction of " if "FRACTION" in threshold else "speedup "
+        limit = rubrics.get(threshold)
+        lines.append(f"| {lab} | {r['label']} | {size} | {rate_text(r['rate'])} {r['unit']} | "
+                     f"{what}{ratio:.3g} ({threshold} = {limit:g}) |")
+    return "\n".join(lines) + "\n"

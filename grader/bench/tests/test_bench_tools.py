@@ -125,6 +125,14 @@ class Checker(unittest.TestCase):
         _, problems, _ = self.run_on(text)
         self.assertEqual(len(problems), 3)
 
+    def test_readme_summary_is_generated(self):
+        text = "<!-- bench-summary -->\nold\n<!-- /bench-summary -->\n"
+        new, _, _ = self.run_on(text, write=True)
+        self.assertIn("| 2 | naive label | 2048 |", new)
+        self.assertIn("LAB2_SPEEDUP_OVER_UNCOALESCED_MIN = 6", new)
+        _, problems, _ = self.run_on(new)
+        self.assertEqual(problems, [])
+
     def test_fixture_is_refused_as_a_measurement(self):
         _, problems, _ = self.run_on("<!-- bench: gpu -->TESTGPU<!-- /bench -->",
                                      allow_fixtures=False)
