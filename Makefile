@@ -8,6 +8,10 @@
 #                              (time-solution-labN, profile-solution-labN: the same for the reference)
 #   make plot-lab6 / plot-lab7 lab 6's timeline; lab 7's GFLOP/s table and chart against cuBLAS
 #                              (plot-solution-lab6/7: the same for the reference)
+#   make bench [LAB=4]         time every lab's reference, baselines and ceilings on this GPU
+#                              into build/results/bench-<gpu>.json (needs a GPU)
+#   make plots                 handouts/figures/ from handouts/results/bench-*.json (no GPU needed)
+#   make handout-numbers       rewrite the handouts' marked numbers and tables from those files
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
 #   make submit                pack your lab files (labs/*/*.cu) into submission.tar.gz
@@ -37,7 +41,7 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 all: build
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,17p' Makefile
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
@@ -86,6 +90,30 @@ plot-solution-lab7: configure
 	@mkdir -p $(BUILD)/results
 	@$(BUILD)/bin/lab7_bench_sizes_solution $(BUILD)/results/lab7_sizes.txt
 	@python3 grader/lab7/plot_sizes.py $(BUILD)/results/lab7_sizes.txt $(BUILD)/results/lab7_sizes.png
+
+# make bench: grader/bench/bench.py runs each lab's runner (grader/bench/
+# bench_labN.c) with a progress bar and writes $(BUILD)/results/bench-<gpu>.json;
+# the GPU is looked for before anything is built. LAB=4 benches lab 4 only
+# (the file's other labs are kept). Committed result files live in
+# handouts/results/, and make plots / make handout-numbers read them there.
+.PHONY: bench plots handout-numbers
+BENCH_ARGS ?=
+bench:
+	@python3 grader/bench/bench.py --check-gpu
+	@$(MAKE) configure
+	$(call quiet_build,--target bench_runners)
+	@python3 grader/bench/bench.py --bin $(BUILD)/bin --out $(BUILD)/results \
+	  $(foreach n,$(LAB),--lab $(n)) $(BENCH_ARGS)
+
+# RESULTS: the result files to draw (yours beside ours:
+#   make plots RESULTS="build/results/bench-*.json handouts/results/bench-*.json" FIGURES=build/figures)
+RESULTS ?= $(wildcard handouts/results/bench-*.json)
+FIGURES ?= handouts/figures
+plots:
+	@python3 grader/bench/plots.py --out $(FIGURES) $(RESULTS)
+
+handout-numbers:
+	@python3 grader/bench/handout_numbers.py --write README.md handouts/lab*.md
 
 check-solution-lab%: configure
 	$(call quiet_build,--target lab$*_check_solution)

@@ -12,20 +12,20 @@ import sys
 COLOURS = {"H2D": "#4e79a7", "kernel": "#59a14f", "D2H": "#e15759"}
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: plot_timeline.py IN.csv OUT.png")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib.patches import Patch
-    except ImportError:
-        sys.exit("plot_timeline.py needs matplotlib (pip install matplotlib)")
+def read_csv(path):
+    """{'serial': [row, ...], 'streamed': [...]}, rows as lab6_timeline writes them."""
     runs = {"serial": [], "streamed": []}
-    with open(sys.argv[1], newline="") as f:
+    with open(path, newline="") as f:
         for row in csv.DictReader(f):
             runs[row["run"]].append(row)
+    return runs
+
+
+def draw(runs, title=None):
+    """The two runs on one time axis; returns the matplotlib figure (make
+    bench's plots call this too, with the rows of a bench file)."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
     end = max(float(r["end_us"]) for rows in runs.values() for r in rows) / 1e3
     heights = [max(1, 1 + max((int(r["stream"]) for r in rows), default=0))
                for rows in runs.values()]
@@ -46,7 +46,21 @@ def main():
     # Beside the serial row, not over it.
     axes[0].legend(handles=[Patch(color=c, label=s) for s, c in COLOURS.items()],
                    loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
+    return fig
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: plot_timeline.py IN.csv OUT.png")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+    except ImportError:
+        sys.exit("plot_timeline.py needs matplotlib (pip install matplotlib)")
+    fig = draw(read_csv(sys.argv[1]))
     fig.savefig(sys.argv[2], dpi=120)
     print(f"wrote {sys.argv[2]}")
 

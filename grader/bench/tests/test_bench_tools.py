@@ -1,0 +1,195 @@
+"""Unit tests of the bench tools on a synthetic result file (never a
+measurement: its GPU is 'TEST FIXTURE', it is marked "fixture", and the
+handout checker refuses such a file in handouts/results).
+
+    python3 -m unittest discover -s grader/bench/tests
+"""
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import handout_numbers  # noqa: E402
+import results_file  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+
+
+def result(lab, problem, size, x, kernel, role, ms, speedup=None, unit="GFLOP/s", work=1e9):
+    r = {"lab": lab, "problem": problem, "size": size, "x": x, "work": work, "unit": unit,
+         "kernel": kernel, "label": f"{kernel} label", "role": role, "baseline": "base",
+         "ceiling": "top", "median_ms": ms, "min_ms": ms * 0.99, "max_ms": ms * 1.01,
+         "runs": 11, "rate": work / (ms * 1e6), "verified": True if role != "ceiling" else None}
+    if speedup is not None:
+        r["speedup"] = speedup
+    return r
+
+
+def fixture():
+    """Round numbers, so the expected quotes are easy to see."""
+    bench = results_file.empty()
+    bench.update({"fixture": True, "gpu": {"name": "NVIDIA TESTGPU 1GB", "driver": "1.0"},
+                  "device": {"cuda_runtime": 13000}, "date": "2000-01-01", "seed": 1,
+                  "runs": 11, "implementation": "synthetic"})
+    rows = []
+    for size, x in (("1024", 1024), ("2048", 2048)):
+        rows += [result(2, "matmul", size, x, "naive", "kernel", 2.0, speedup=10.0),
+                 result(2, "matmul", size, x, "uncoalesced", "baseline", 20.0, speedup=1.0),
+                 result(2, "matmul", size, x, "cublas", "ceiling", 0.5)]
+    bench["labs"]["2"] = {"results": rows, "notes": []}
+    sizes = [result(7, "matmul", str(s), s, k, role, ms)
+             for s in (256, 512) for k, role, ms in (("warp_tile", "kernel", 1.0),
+                                                     ("shared_tiles", "baseline", 4.0),
+                                                     ("cublas", "ceiling", 0.9))]
+    bench["labs"]["7"] = {"results": sizes, "notes": []}
+    bench["labs"]["6"] = {"results": [
+        result(6, "pipeline", "2^24", 2 ** 24, "streamed", "kernel", 5.0, 2.0, "GB/s"),
+        result(6, "pipeline", "2^24", 2 ** 24, "serial", "baseline", 10.0, 1.0, "GB/s")],
+        "notes": [], "timeline": [
+            {"run": "serial", "stream": 0, "stage": "H2D", "start_us": 0, "end_us": 10},
+            {"run": "streamed", "stream": 1, "stage": "kernel", "start_us": 2, "end_us": 6}]}
+    results_file.finish(bench)
+    return bench
+
+
+class Checker(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.results = os.path.join(self.tmp.name, "results")
+        os.makedirs(self.results)
+        results_file.save(fixture(), os.path.join(self.results, "bench-testgpu-1gb.json"))
+        self.rubrics = {"LAB2_SPEEDUP_OVER_UNCOALESCED_MIN": 6.0}
+        handout_numbers.PRIMARY_GPU = "testgpu"
+
+    def tearDown(self):
+        self.tmp.cleanup()
+        handout_numbers.PRIMARY_GPU = "h100"
+
+    def run_on(self, text, write=False, allow_fixtures=True):
+        results = handout_numbers.Results(self.results, allow_fixtures=allow_fixtures)
+        return handout_numbers.process(os.path.join(REPO, "handouts", "x.md"), text, results,
+                                       self.rubrics, write)
+
+    def test_threshold_that_agrees_passes(self):
+        _, problems, _ = self.run_on(
+            "at least <!-- rubric: LAB2_SPEEDUP_OVER_UNCOALESCED_MIN -->6<!-- /rubric -->x\n")
+        self.assertEqual(problems, [])
+
+    def test_threshold_that_disagrees_fails_naming_line_and_values(self):
+        _, problems, _ = self.run_on(
+            "one\nat least <!-- rubric: LAB2_SPEEDUP_OVER_UNCOALESCED_MIN -->4.0<!-- /rubric -->\n")
+        self.assertEqual(len(problems), 1)
+        self.assertIn("handouts/x.md:2", problems[0])
+        self.assertIn("'4.0'", problems[0])
+        self.assertIn("6", problems[0])
+
+    def test_unknown_threshold_fails(self):
+        _, problems, _ = self.run_on("<!-- rubric: LAB9_NOPE -->1<!-- /rubric -->")
+        self.assertEqual(len(problems), 1)
+
+    def test_bench_number_rounding_rule(self):
+        ok = "<!-- bench: lab2.matmul.2048.naive.tflops -->0.50<!-- /bench -->"  # 1e9/2ms
+        _, problems, _ = self.run_on(ok)
+        self.assertEqual(problems, [])
+        _, problems, _ = self.run_on(ok.replace("0.50", "0.5"))
+        self.assertEqual(problems, [])
+        _, problems, _ = self.run_on(ok.replace("0.50", "0.6"))
+        self.assertEqual(len(problems), 1)
+        self.assertIn("gives 0.5", problems[0])
+
+    def test_expressions_and_words(self):
+        text = ("<!-- bench: gpu -->TESTGPU<!-- /bench --> "
+                "<!-- bench: lab2.matmul.2048.naive.speedup -->10.0<!-- /bench --> "
+                "<!-- bench: 100 * lab2.matmul.2048.cublas.median_ms / "
+                "lab2.matmul.2048.naive.median_ms -->25<!-- /bench -->")
+        _, problems, _ = self.run_on(text)
+        self.assertEqual(problems, [])
+
+    def test_unknown_quantity_fails(self):
+        _, problems, _ = self.run_on("<!-- bench: lab2.matmul.999.naive.tflops -->1<!-- /bench -->")
+        self.assertEqual(len(problems), 1)
+        self.assertIn("no result", problems[0])
+
+    def test_write_then_check_agrees(self):
+        text = ("<!-- bench: lab2.matmul.2048.naive.median_ms -->9.999<!-- /bench -->\n"
+                "<!-- rubric: LAB2_SPEEDUP_OVER_UNCOALESCED_MIN -->4.0<!-- /rubric -->\n"
+                "<!-- bench-results: lab2 -->\nstale\n<!-- /bench-results -->\n")
+        new, _, _ = self.run_on(text, write=True)
+        self.assertIn("-->2.000<!--", new)
+        self.assertIn("-->6.0<!--", new)
+        self.assertIn("| naive label |", new)
+        _, problems, _ = self.run_on(new)
+        self.assertEqual(problems, [])
+        _, problems, _ = self.run_on(text)
+        self.assertEqual(len(problems), 3)
+
+    def test_readme_summary_is_generated(self):
+        text = "<!-- bench-summary -->\nold\n<!-- /bench-summary -->\n"
+        new, _, _ = self.run_on(text, write=True)
+        self.assertIn("| 2 | naive label | 2048 |", new)
+        self.assertIn("LAB2_SPEEDUP_OVER_UNCOALESCED_MIN = 6", new)
+        _, problems, _ = self.run_on(new)
+        self.assertEqual(problems, [])
+
+    def test_fixture_is_refused_as_a_measurement(self):
+        _, problems, _ = self.run_on("<!-- bench: gpu -->TESTGPU<!-- /bench -->",
+                                     allow_fixtures=False)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("not a measurement", problems[0])
+
+    def test_missing_results_are_pending_and_blocks_say_so(self):
+        handout_numbers.PRIMARY_GPU = "nosuchgpu"
+        text = ("<!-- bench: gpu -->X<!-- /bench -->\n"
+                "<!-- bench-results: lab2 -->\n<!-- /bench-results -->\n")
+        new, problems, pending = self.run_on(text, write=True)
+        self.assertEqual(pending, 1)
+        self.assertIn("Not measured yet", new)
+        _, problems, _ = self.run_on(new)
+        self.assertEqual(problems, [])
+
+    def test_rubrics_are_read_from_the_graders(self):
+        rubrics = handout_numbers.read_rubrics(REPO)
+        self.assertEqual(rubrics["LAB2_SPEEDUP_OVER_UNCOALESCED_MIN"], 6.0)
+        self.assertEqual(rubrics["LAB6_SPEED_N"], 1 << 26)
+
+
+class Plots(unittest.TestCase):
+    def test_every_figure_as_png_and_svg(self):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.skipTest("matplotlib is not installed")
+        import plots
+        other = fixture()
+        other["gpu"]["name"] = "NVIDIA OTHERGPU"
+        with tempfile.TemporaryDirectory() as out:
+            written = plots.draw_all([fixture(), other], out)
+            names = sorted(os.path.basename(p) for p in written)
+        for stem in ("lab2-testgpu-1gb", "lab7-sizes-testgpu-1gb", "lab6-timeline-testgpu-1gb",
+                     "lab2-compare", "lab7-sizes-compare"):
+            self.assertIn(stem + ".png", names)
+            self.assertIn(stem + ".svg", names)
+
+
+class ResultFile(unittest.TestCase):
+    def test_slug_and_short_name(self):
+        self.assertEqual(results_file.slug("NVIDIA H100 80GB HBM3"), "h100-80gb-hbm3")
+        self.assertEqual(results_file.short_name("NVIDIA H200"), "H200")
+
+    def test_finish_adds_share_of_ceiling_and_ceilings(self):
+        bench = fixture()
+        naive = [r for r in results_file.results(bench, 2) if r["kernel"] == "naive"][0]
+        self.assertAlmostEqual(naive["pct_of_ceiling"], 25.0)
+        self.assertIn("cublas_fp32", bench["ceilings"])
+        self.assertEqual(bench["cuda"], "13.0")
+
+    def test_summary_table_lists_every_result(self):
+        bench = fixture()
+        table = results_file.summary_table(bench)
+        self.assertEqual(len(table.splitlines()), 2 + len(list(results_file.results(bench))))
+
+
+if __name__ == "__main__":
+    unittest.main()
