@@ -85,6 +85,8 @@ class Sandbox:
         cmd += (["--perms", "1777"] if drop else []) + ["--tmpfs", "/tmp"]
         for node in gpu_device_nodes(gpu_index) if gpu_index is not None else []:
             cmd += ["--dev-bind", node, node]
+        if drop:
+            cmd += _traversable_parents(list(readonly) + [workdir])
         for d in readonly:
             cmd += ["--ro-bind", d, d]
         cmd += ["--bind", workdir, workdir, "--chdir", cwd or workdir, "--"]
@@ -92,6 +94,30 @@ class Sandbox:
             cmd += [self.setpriv, "--reuid=%d" % self.run_as, "--regid=%d" % self.run_as,
                     "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"]
         return cmd + list(argv)
+
+
+def _under(path, top):
+    return path == top or path.startswith(top.rstrip("/") + "/")
+
+
+def _traversable_parents(paths):
+    """bwrap creates the missing parents of a bind's target for root only
+    (mode 0700); an unprivileged grader could not reach its own folder
+    through them. Creates them first, mode 0755 (those bwrap makes itself:
+    not inside the system folders, /tmp or another bound folder)."""
+    made = set()
+    args = []
+    for path in paths:
+        parts = os.path.abspath(path).split("/")[1:-1]
+        for depth in range(1, len(parts) + 1):
+            parent = "/" + "/".join(parts[:depth])
+            if parent in made or parent == "/tmp" or \
+                    any(_under(parent, d) for d in SYSTEM_DIRS) or \
+                    any(_under(parent, p) for p in paths):
+                continue
+            made.add(parent)
+            args += ["--perms", "0755", "--dir", parent]
+    return args
 
 
 def probe(use):

@@ -26,6 +26,7 @@ while started < 3000:
         os._exit(0)
     started += 1
 print("started", started)
+open(os.path.join(os.getcwd(), "written"), "w").close()  # by absolute path, as graders write
 """
 
 
@@ -78,6 +79,7 @@ class ProcessLimitTest(unittest.TestCase):
             started = int(out.split("started")[1].split()[0])
             self.assertLessEqual(started, 200, out)
             self.assertGreater(started, 10, out)
+            self.assertTrue(os.path.exists(os.path.join(d, "written")), out)
 
 
 class CurveTest(unittest.TestCase):
