@@ -1,5 +1,5 @@
 /* Lab 1 grader: the list of tests, their groups and their points (out of
- * 100). Thresholds and their calibration: lab1_rubric.h. */
+ * 105). Thresholds and their calibration: lab1_rubric.h. */
 #include "harness.h"
 #include "lab1_checks.h"
 
@@ -15,6 +15,7 @@ static const grader_test tests[] = {
     GRADER_TEST(cpu_volume_grid_covers_volume, GROUP_CPU, 5),  /* TODO(1.8) */
     GRADER_TEST(cpu_grid_stride_coverage, GROUP_CPU, 5),       /* TODO(1.9) */
     GRADER_TEST(cpu_warp_and_lane, GROUP_CPU, 5),              /* TODO(1.10) */
+    GRADER_TEST(cpu_strided_sectors, GROUP_CPU, 5),            /* TODO(1.11) */
     /* GPU: the kernels. */
     GRADER_TEST(gpu_vector_add, GROUP_GPU, 8),
     GRADER_TEST(gpu_image_double, GROUP_GPU, 8),

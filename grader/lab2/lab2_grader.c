@@ -1,5 +1,5 @@
 /* Lab 2 grader: the list of tests, their groups and their points (out of
- * 60). Thresholds and their calibration: lab2_rubric.h. */
+ * 70). Thresholds and their calibration: lab2_rubric.h. */
 #include "harness.h"
 #include "lab2_checks.h"
 
@@ -9,11 +9,14 @@ static const grader_test tests[] = {
     GRADER_TEST(cpu_threads_cover_c, GROUP_CPU, 5),       /* TODO(2.1) with the bounds test */
     GRADER_TEST(cpu_launch_grid_covers_c, GROUP_CPU, 5),  /* TODO(2.2) */
     GRADER_TEST(cpu_warp_sectors_coalesced, GROUP_CPU, 5), /* TODO(2.1): coalesced accesses */
+    GRADER_TEST(cpu_gflops_worked_cases, GROUP_CPU, 2),   /* TODO(2.11) */
     /* GPU. */
     GRADER_TEST(gpu_naive_awkward_shapes, GROUP_GPU, 14), /* TODO(2.3), (2.4) */
     GRADER_TEST(gpu_host_flow, GROUP_GPU, 14),            /* TODO(2.5)-(2.9) */
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 6),     /* TODO(2.4): validation */
     GRADER_TEST(gpu_speed_vs_uncoalesced, GROUP_GPU, 6),
+    GRADER_TEST(gpu_timing_rejects_bad_input, GROUP_GPU, 2), /* TODO(2.10) */
+    GRADER_TEST(gpu_timing_matches_device, GROUP_GPU, 6),    /* TODO(2.10) */
     /* Reported, never judged: worth no points. */
     GRADER_TEST(gpu_metrics_vs_cpu_reference, GROUP_GPU, 0),
     GRADER_TEST(selftest_uncoalesced_baseline_is_slow, GROUP_SELFTEST, 0),

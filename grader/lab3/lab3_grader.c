@@ -1,5 +1,5 @@
 /* Lab 3 grader: the list of tests, their groups and their points (out of
- * 50, plus 20 bonus for the thread tile). Thresholds and their calibration:
+ * 60, plus 20 bonus for the thread tile). Thresholds and their calibration:
  * lab3_rubric.h. */
 #include "harness.h"
 #include "lab3_checks.h"
@@ -9,6 +9,7 @@ static const grader_test tests[] = {
     /* CPU: the index helpers on simulated launches. */
     GRADER_TEST(cpu_tiled_grid_and_phases, GROUP_CPU, 5),  /* TODO(3.1) */
     GRADER_TEST(cpu_tile_load_elements, GROUP_CPU, 5),     /* TODO(3.2) */
+    GRADER_TEST(cpu_resident_blocks_worked_cases, GROUP_CPU, 5), /* TODO(3.12) */
     /* GPU. The lesson is the shared tiles: a kernel without them earns none
      * of the tiled kernel's correctness points, however right its output. */
     GRADER_TEST(gpu_tiled_uses_shared_tiles, GROUP_GPU, 5), /* TODO(3.3) */
@@ -19,6 +20,7 @@ static const grader_test tests[] = {
     GRADER_GATED(gpu_tiled_awkward_shapes, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 3),      /* validation (given code) */
     GRADER_TEST(gpu_tiled_speed_vs_naive, GROUP_GPU, 8),
+    GRADER_TEST(gpu_resident_blocks_match_runtime, GROUP_GPU, 5), /* TODO(3.12) */
     /* Measured for the handout's 16-versus-32 table, never judged. */
     GRADER_TEST(gpu_tile16_speed_metrics, GROUP_GPU, 0),
     /* Extension, the thread tile: extra credit. */

@@ -215,3 +215,16 @@ extern "C" lab_status lab1_whoami(lab1_whoami_record *out, int width, int height
     LAB_LAUNCH_CHECK();
     return LAB_OK;
 }
+
+/* ------------------------------------------- misaligned and strided access */
+
+LAB_HOST_DEVICE int lab1_sectors_per_request(int offset, int stride)
+{
+    /* TODO(1.11): lane l of a warp reads the float at index
+     * offset + l * stride; the buffer starts on a 32-byte sector boundary.
+     * How many distinct 32-byte sectors do the 32 lanes touch together?
+     * Work out a few cases by hand first (offset 0 and 4 with stride 1;
+     * stride 2, 8 and 32), then write the rule for any offset and stride.
+     * (handout section 4, "Misaligned and strided access") */
+    return 0;
+}

@@ -61,6 +61,10 @@ LAB_HOST_DEVICE int lab1_grid_stride_step(lab_dim3 grid_dim, lab_dim3 block_dim)
 LAB_HOST_DEVICE int lab1_thread_in_block(lab_dim3 thread_idx, lab_dim3 block_dim);
 LAB_HOST_DEVICE int lab1_warp_of(int thread_in_block);
 LAB_HOST_DEVICE int lab1_lane_of(int thread_in_block);
+/* TODO(1.11) how many 32-byte sectors one warp request touches when lane l
+ * (0..31) reads the float at index offset + l * stride of a buffer that
+ * starts on a sector boundary (offset >= 0, stride >= 1). */
+LAB_HOST_DEVICE int lab1_sectors_per_request(int offset, int stride);
 
 /* ---- entry points (device pointers; sizes in elements) ---- */
 

@@ -48,6 +48,24 @@ lab_status lab2_matmul_naive(const float *a, const float *b, float *c, int m, in
  * in host memory. TODO(2.5)-(2.9) */
 lab_status lab2_matmul_host(const float *a, const float *b, float *c, int m, int n, int k);
 
+/* ---- timing your own kernel (TODO) ---- */
+
+enum { LAB2_MAX_TIMED_RUNS = 101 };
+
+/* TODO(2.10) DEVICE pointers, as lab2_matmul_naive. Calls lab2_matmul_naive
+ * `warmups` times untimed, then `runs` times, each call timed on its own
+ * with a pair of CUDA events, and writes the median of the `runs` times,
+ * in milliseconds, to *median_ms. Unlike the entry points above it
+ * returns only when the work is done. Bad input (the sizes and pointers
+ * lab2_matmul_naive rejects, warmups < 0, runs outside 1 ..
+ * LAB2_MAX_TIMED_RUNS, median_ms NULL) returns an error status with
+ * nothing launched and *median_ms untouched. */
+lab_status lab2_time_naive(const float *a, const float *b, float *c, int m, int n, int k,
+                           int warmups, int runs, float *median_ms);
+/* TODO(2.11) the rate of an m x n x k multiply (2 m n k floating-point
+ * operations) that took `ms` milliseconds, in GFLOP/s. */
+LAB_HOST_DEVICE double lab2_gflops(int m, int n, int k, double ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -133,3 +133,32 @@ extern "C" lab_status lab2_matmul_host(const float *a, const float *b, float *c,
     lab_status freed = free_device_matrices(&d);
     return status != LAB_OK ? status : freed;
 }
+
+/* ------------------------------------------------ timing (TODO 2.10, 2.11) */
+
+LAB_HOST_DEVICE double lab2_gflops(int m, int n, int k, double ms)
+{
+    /* TODO(2.11): the rate in GFLOP/s of an m x n x k multiply that took ms
+     * milliseconds. How many floating-point operations is one multiply of
+     * that shape, and which type can hold that count for 4096 x 4096 x 4096?
+     * (handout section 5.2) */
+    return 0.0;
+}
+
+extern "C" lab_status lab2_time_naive(const float *a, const float *b, float *c, int m, int n,
+                                      int k, int warmups, int runs, float *median_ms)
+{
+    /* TODO(2.10): time your own kernel (handout section 5.2).
+     * - Reject bad input before doing anything: the sizes and pointers
+     *   lab2_matmul_naive rejects, warmups < 0, runs outside
+     *   1 .. LAB2_MAX_TIMED_RUNS, a NULL median_ms (lab_fail, as in TODO(2.4)).
+     * - Create two CUDA events, checked; destroy them on every path.
+     * - Call lab2_matmul_naive `warmups` times without timing it.
+     * - Then `runs` times: record the start event, call lab2_matmul_naive,
+     *   record the stop event, wait for the stop event, and read the
+     *   elapsed milliseconds into an array.
+     * - Write the median of those times to *median_ms.
+     * The grader compares your median with the GPU's own record of the same
+     * kernels and counts the launches. */
+    return lab_fail(LAB_ERR_UNSUPPORTED, "lab2_time_naive: TODO(2.10) is not done yet");
+}

@@ -76,6 +76,42 @@ LAB_HOST_DEVICE lab3_coord lab3_thread_tile_a_element(lab_dim3 block_idx, lab_di
 LAB_HOST_DEVICE lab3_coord lab3_thread_tile_b_element(lab_dim3 block_idx, lab_dim3 thread_idx,
                                                       int phase);
 
+/* ---- occupancy: index-free arithmetic (TODO) ---- */
+
+/* What one SM can hold (handout section 3.1). The grader fills it from the
+ * GPU it runs on (cudaGetDeviceProperties) and, on the CPU, with the
+ * figures of an H100 (compute capability 9.0). */
+typedef struct {
+    int warp_size;                       /* 32 */
+    int max_threads_per_block;           /* 1024 */
+    int max_threads_per_sm;              /* 2048 (64 warps) on 9.0 */
+    int max_blocks_per_sm;               /* 32 on 9.0 */
+    int registers_per_sm;                /* 65,536 32-bit registers */
+    int register_allocation_unit;        /* a warp's registers are handed out in multiples of this: 256 */
+    int register_file_partitions;        /* the register file is split into this many equal parts,
+                                          * one per warp scheduler, and a warp's registers come
+                                          * from one part: 4 */
+    int max_registers_per_thread;        /* 255 */
+    int shared_bytes_per_sm;             /* 233,472 (228 KiB) on 9.0 */
+    int shared_allocation_unit;          /* a block's shared memory is handed out in multiples of this: 128 */
+    int reserved_shared_bytes_per_block; /* 1024: taken by the system from every resident block */
+    int max_shared_bytes_per_block;      /* 232,448 (227 KiB): the most one block may ask for */
+} lab3_sm_limits;
+
+/* What one block of a kernel asks for: cudaFuncGetAttributes' numRegs and
+ * sharedSizeBytes (plus any dynamic shared memory), and the launch's
+ * threads per block. */
+typedef struct {
+    int threads_per_block;
+    int registers_per_thread;
+    int shared_bytes_per_block;
+} lab3_block_resources;
+
+/* TODO(3.12) how many such blocks one SM keeps resident at once: the
+ * smallest of the limits of threads (counted in whole warps), blocks,
+ * registers and shared memory; 0 when one block alone does not fit. */
+LAB_HOST_DEVICE int lab3_resident_blocks(lab3_sm_limits sm, lab3_block_resources block);
+
 /* ---- entry points (device pointers) ---- */
 
 /* The tiled kernel with TILE = LAB3_TILE. */
@@ -92,6 +128,16 @@ lab_status lab3_matmul_thread_tile(const float *a, const float *b, float *c, int
  * tiled one is the TILE = LAB3_TILE instance. */
 lab_status lab3_tiled_kernel_attributes(struct cudaFuncAttributes *out);
 lab_status lab3_thread_tile_kernel_attributes(struct cudaFuncAttributes *out);
+
+/* Which of the lab's kernels, for lab3_kernel_occupancy. */
+typedef enum { LAB3_KERNEL_TILED_16, LAB3_KERNEL_TILED_32, LAB3_KERNEL_THREAD_TILE } lab3_kernel;
+
+/* What the CUDA runtime says about one kernel at the block size its entry
+ * point launches: its attributes (as above), that block size, and
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor without dynamic shared
+ * memory. Written for you: the grader compares TODO(3.12) with it. */
+lab_status lab3_kernel_occupancy(lab3_kernel kernel, struct cudaFuncAttributes *attributes,
+                                 int *threads_per_block, int *runtime_blocks_per_sm);
 
 #ifdef __cplusplus
 }

@@ -7,8 +7,8 @@
  * on a GPU machine, checks your kernels' results on awkward sizes, their
  * shared memory use and their speed against a naive kernel.
  *
- * TODO(3.1)-(3.7) are the lab; (3.8)-(3.11), the thread tile, are the
- * extension (bonus points). The entry points at the end (validation,
+ * TODO(3.1)-(3.7) and (3.12), occupancy, are the lab; (3.8)-(3.11), the
+ * thread tile, are the extension (bonus points). The entry points at the end (validation,
  * launch) are written for you. The placeholder return values only keep the
  * file compiling: replace them. */
 #include "lab3.h"
@@ -153,6 +153,25 @@ __global__ void thread_tile_matmul_kernel(const float *a, const float *b, float 
 }
 
 /* ------------------------------------------------------------------------
+ * Occupancy (TODO 3.12): plain arithmetic on the SM's limits, no kernel. */
+
+LAB_HOST_DEVICE int lab3_resident_blocks(lab3_sm_limits sm, lab3_block_resources block)
+{
+    /* TODO(3.12): how many blocks that each ask for `block` one SM holds at
+     * once: the smallest of four limits, each a whole number of blocks.
+     * Threads are resident in whole warps; registers are handed to each
+     * warp in units of sm.register_allocation_unit, from one of the
+     * sm.register_file_partitions parts of the register file; shared memory
+     * is handed to each block in units of sm.shared_allocation_unit, after
+     * adding what the system reserves per block. Return 0 when a single
+     * block cannot run at all (too many threads, registers per thread or
+     * shared bytes). Handout section 3.1 works every step on this lab's
+     * kernels; the grader checks your answer on the CPU against worked
+     * cases and, on a GPU, against cudaOccupancyMaxActiveBlocksPerMultiprocessor. */
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
  * Entry points: written for you. */
 
 /* A is m x k, B is k x n, C is m x n: every size positive, each matrix
@@ -240,5 +259,34 @@ extern "C" lab_status lab3_thread_tile_kernel_attributes(struct cudaFuncAttribut
     if (!out)
         return lab_fail(LAB_ERR_NULL_POINTER, "lab3_thread_tile_kernel_attributes: out is NULL");
     LAB_CUDA_TRY(cudaFuncGetAttributes(out, (const void *)thread_tile_matmul_kernel));
+    return LAB_OK;
+}
+
+extern "C" lab_status lab3_kernel_occupancy(lab3_kernel kernel, struct cudaFuncAttributes *attributes,
+                                            int *threads_per_block, int *runtime_blocks_per_sm)
+{
+    if (!attributes || !threads_per_block || !runtime_blocks_per_sm)
+        return lab_fail(LAB_ERR_NULL_POINTER, "lab3_kernel_occupancy: an output pointer is NULL");
+    const void *function = NULL;
+    switch (kernel) {
+    case LAB3_KERNEL_TILED_16:
+        function = (const void *)tiled_matmul_kernel<16>;
+        *threads_per_block = 16 * 16;
+        break;
+    case LAB3_KERNEL_TILED_32:
+        function = (const void *)tiled_matmul_kernel<32>;
+        *threads_per_block = 32 * 32;
+        break;
+    case LAB3_KERNEL_THREAD_TILE:
+        function = (const void *)thread_tile_matmul_kernel;
+        *threads_per_block = LAB3_TT_THREADS_X * LAB3_TT_THREADS_Y;
+        break;
+    default:
+        return lab_fail(LAB_ERR_UNSUPPORTED, "lab3_kernel_occupancy: no kernel number %d",
+                        (int)kernel);
+    }
+    LAB_CUDA_TRY(cudaFuncGetAttributes(attributes, function));
+    LAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(runtime_blocks_per_sm, function,
+                                                               *threads_per_block, 0));
     return LAB_OK;
 }

@@ -202,3 +202,21 @@ extern "C" lab_status lab1_whoami(lab1_whoami_record *out, int width, int height
     LAB_LAUNCH_CHECK();
     return LAB_OK;
 }
+
+/* ------------------------------------------- misaligned and strided access */
+
+LAB_HOST_DEVICE int lab1_sectors_per_request(int offset, int stride)
+{
+    /* The lanes' addresses only grow, so a new sector starts wherever a
+     * lane's sector differs from the previous lane's. Byte offsets in 64
+     * bits: offset + 31 * stride floats may pass what an int counts. */
+    int sectors = 0;
+    long long previous = -1;
+    for (int lane = 0; lane < 32; ++lane) {
+        long long sector = ((long long)offset + (long long)lane * stride) * 4 / 32;
+        if (sector != previous)
+            ++sectors;
+        previous = sector;
+    }
+    return sectors;
+}

@@ -138,3 +138,73 @@ extern "C" lab_status lab2_matmul_host(const float *a, const float *b, float *c,
     lab_status freed = free_device_matrices(&d);
     return status != LAB_OK ? status : freed;
 }
+
+/* ------------------------------------------------ timing (TODO 2.10, 2.11) */
+
+LAB_HOST_DEVICE double lab2_gflops(int m, int n, int k, double ms)
+{
+    /* In double from the start: 2 m n k overflows an int already at 1024^3. */
+    return 2.0 * m * n * k / (ms * 1e-3) / 1e9;
+}
+
+/* Insertion sort: at most LAB2_MAX_TIMED_RUNS values. */
+static float median_of(float *values, int count)
+{
+    for (int i = 1; i < count; ++i)
+        for (int j = i; j > 0 && values[j - 1] > values[j]; --j) {
+            float swap = values[j];
+            values[j] = values[j - 1];
+            values[j - 1] = swap;
+        }
+    return count % 2 ? values[count / 2] : 0.5f * (values[count / 2 - 1] + values[count / 2]);
+}
+
+/* The timed loop; the caller owns and destroys the events, whatever happens here. */
+static lab_status time_runs(cudaEvent_t start, cudaEvent_t stop, const float *a, const float *b,
+                            float *c, int m, int n, int k, int warmups, int runs, float *times)
+{
+    /* Warm-up: the first launch pays for loading the module and cold caches. */
+    for (int i = 0; i < warmups; ++i) {
+        lab_status status = lab2_matmul_naive(a, b, c, m, n, k);
+        if (status != LAB_OK)
+            return status;
+    }
+    for (int i = 0; i < runs; ++i) {
+        LAB_CUDA_TRY(cudaEventRecord(start, 0));
+        lab_status status = lab2_matmul_naive(a, b, c, m, n, k);
+        if (status != LAB_OK)
+            return status;
+        LAB_CUDA_TRY(cudaEventRecord(stop, 0));
+        /* The events are recorded on the GPU's timeline; the host must wait
+         * until the stop event has happened before asking for the time. */
+        LAB_CUDA_TRY(cudaEventSynchronize(stop));
+        LAB_CUDA_TRY(cudaEventElapsedTime(&times[i], start, stop));
+    }
+    return LAB_OK;
+}
+
+extern "C" lab_status lab2_time_naive(const float *a, const float *b, float *c, int m, int n,
+                                      int k, int warmups, int runs, float *median_ms)
+{
+    lab_status status = check_matmul_args("lab2_time_naive", a, b, c, m, n, k);
+    if (status != LAB_OK)
+        return status;
+    if (warmups < 0 || runs < 1 || runs > LAB2_MAX_TIMED_RUNS)
+        return lab_fail(LAB_ERR_INVALID_SIZE, "lab2_time_naive: warmups=%d, runs=%d (0 or more "
+                        "warm-ups, 1 to %d runs)", warmups, runs, LAB2_MAX_TIMED_RUNS);
+    if (!median_ms)
+        return lab_fail(LAB_ERR_NULL_POINTER, "lab2_time_naive: median_ms is NULL");
+    cudaEvent_t start = NULL, stop = NULL;
+    LAB_CUDA_TRY(cudaEventCreate(&start));
+    if (cudaEventCreate(&stop) != cudaSuccess) {
+        cudaEventDestroy(start);
+        return lab_fail(LAB_ERR_CUDA, "lab2_time_naive: cudaEventCreate failed");
+    }
+    float times[LAB2_MAX_TIMED_RUNS];
+    status = time_runs(start, stop, a, b, c, m, n, k, warmups, runs, times);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    if (status == LAB_OK)
+        *median_ms = median_of(times, runs);
+    return status;
+}

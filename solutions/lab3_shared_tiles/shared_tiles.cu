@@ -165,6 +165,45 @@ __global__ void thread_tile_matmul_kernel(const float *a, const float *b, float 
     }
 }
 
+/* ------------------------------------------------ occupancy (TODO 3.12) */
+
+LAB_HOST_DEVICE static int round_up_to(int value, int unit)
+{
+    return (value + unit - 1) / unit * unit;
+}
+
+LAB_HOST_DEVICE static int smaller(int a, int b) { return a < b ? a : b; }
+
+LAB_HOST_DEVICE int lab3_resident_blocks(lab3_sm_limits sm, lab3_block_resources block)
+{
+    if (block.threads_per_block <= 0 || block.threads_per_block > sm.max_threads_per_block ||
+        block.registers_per_thread > sm.max_registers_per_thread ||
+        block.shared_bytes_per_block > sm.max_shared_bytes_per_block)
+        return 0;
+    /* Threads: a block occupies whole warps, even when its last one is partial. */
+    int warps_per_block = (block.threads_per_block + sm.warp_size - 1) / sm.warp_size;
+    int by_threads = (sm.max_threads_per_sm / sm.warp_size) / warps_per_block;
+    int blocks = smaller(by_threads, sm.max_blocks_per_sm);
+    /* Registers: per warp, rounded up to the allocation unit; a warp lives
+     * in one part of the register file, so the warps that fit are counted
+     * part by part. */
+    int registers_per_warp =
+        round_up_to(block.registers_per_thread * sm.warp_size, sm.register_allocation_unit);
+    if (registers_per_warp > 0) {
+        int warps_per_part =
+            (sm.registers_per_sm / sm.register_file_partitions) / registers_per_warp;
+        blocks = smaller(blocks, warps_per_part * sm.register_file_partitions / warps_per_block);
+    }
+    /* Shared memory: the block's bytes plus the system's reservation,
+     * rounded up to the allocation unit. */
+    int shared_per_block = round_up_to(block.shared_bytes_per_block +
+                                           sm.reserved_shared_bytes_per_block,
+                                       sm.shared_allocation_unit);
+    if (shared_per_block > 0)
+        blocks = smaller(blocks, sm.shared_bytes_per_sm / shared_per_block);
+    return blocks;
+}
+
 /* --------------------------------------------------------- entry points */
 
 /* A is m x k, B is k x n, C is m x n: every size positive, each matrix
@@ -252,5 +291,34 @@ extern "C" lab_status lab3_thread_tile_kernel_attributes(struct cudaFuncAttribut
     if (!out)
         return lab_fail(LAB_ERR_NULL_POINTER, "lab3_thread_tile_kernel_attributes: out is NULL");
     LAB_CUDA_TRY(cudaFuncGetAttributes(out, (const void *)thread_tile_matmul_kernel));
+    return LAB_OK;
+}
+
+extern "C" lab_status lab3_kernel_occupancy(lab3_kernel kernel, struct cudaFuncAttributes *attributes,
+                                            int *threads_per_block, int *runtime_blocks_per_sm)
+{
+    if (!attributes || !threads_per_block || !runtime_blocks_per_sm)
+        return lab_fail(LAB_ERR_NULL_POINTER, "lab3_kernel_occupancy: an output pointer is NULL");
+    const void *function = NULL;
+    switch (kernel) {
+    case LAB3_KERNEL_TILED_16:
+        function = (const void *)tiled_matmul_kernel<16>;
+        *threads_per_block = 16 * 16;
+        break;
+    case LAB3_KERNEL_TILED_32:
+        function = (const void *)tiled_matmul_kernel<32>;
+        *threads_per_block = 32 * 32;
+        break;
+    case LAB3_KERNEL_THREAD_TILE:
+        function = (const void *)thread_tile_matmul_kernel;
+        *threads_per_block = LAB3_TT_THREADS_X * LAB3_TT_THREADS_Y;
+        break;
+    default:
+        return lab_fail(LAB_ERR_UNSUPPORTED, "lab3_kernel_occupancy: no kernel number %d",
+                        (int)kernel);
+    }
+    LAB_CUDA_TRY(cudaFuncGetAttributes(attributes, function));
+    LAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(runtime_blocks_per_sm, function,
+                                                               *threads_per_block, 0));
     return LAB_OK;
 }
