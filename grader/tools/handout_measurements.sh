@@ -36,7 +36,11 @@ metrics() { grep -E "metric:|note:|PASS|FAIL|SKIP" | tee -a "$LOG"; }
 scratch_copy() { # name file sed-expression
   local dir="$OUT_DIR/$1"
   rm -rf "$dir" && mkdir -p "$dir"
-  git ls-files -co --exclude-standard -z | (cd "$ROOT" && xargs -0 cp --parents -t "$dir")
+  if git rev-parse --git-dir >/dev/null 2>&1; then
+    git ls-files -co --exclude-standard -z | (cd "$ROOT" && xargs -0 cp --parents -t "$dir")
+  else # a copy of the course without its git history
+    tar -C "$ROOT" --exclude=./build --exclude=./build-sanitize --exclude=./.deps -cf - . | tar -C "$dir" -xf -
+  fi
   sed -i "$3" "$dir/$2"
   if ! grep -q "${4:-.}" "$dir/$2"; then say "!! the edit of $2 did not apply"; fi
   cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >"$dir/configure.log" 2>&1
