@@ -128,8 +128,8 @@ static void describe_tally(const check_tally *t, size_t n, char *why, size_t why
         snprintf(why, why_size, "%zu of %zu elements never written, the first at element %zu",
                  t->unwritten, n, t->first_unwritten);
     else if (t->not_finite)
-        snprintf(why, why_size, "%zu elements are NaN or Inf, the first at element %zu",
-                 t->not_finite, t->first_not_finite);
+        snprintf(why, why_size, "%zu of %zu elements NaN or Inf, the first at element %zu",
+                 t->not_finite, n, t->first_not_finite);
     else
         snprintf(why, why_size, "max error %.1e at element %zu: %g, expected %g; %zu of %zu "
                  "elements off", t->worst_error, t->worst, (double)t->worst_got,
