@@ -138,7 +138,8 @@ profile-solution-lab%: configure
 # lab's baseline, L2 flushed before each run, the median), one line each:
 # size, ms, GB/s or GFLOP/s, the baseline's, and the ratio. SIZE is the
 # lab's problem size (labs 2, 3, 7: MxNxK; 1, 4: WxH / RxC; 5, 6: N); the
-# default is the grader's. Not graded, nothing checked: make check-labN is.
+# default is the grader's. Not graded; each output is checked once after its
+# runs, and a wrong one prints WRONG RESULT and fails: make check-labN says why.
 SIZE ?=
 time-lab%: configure
 	$(call quiet_build,--target lab$*_time)

@@ -1,6 +1,6 @@
 /* make time-lab2 [SIZE=MxNxK]: your naive kernel against the grader's
- * uncoalesced one (x picks the row), as gpu_speed_vs_uncoalesced times them.
- * Default 2048x2048x2048. */
+ * uncoalesced one (x picks the row), as gpu_speed_vs_uncoalesced times them;
+ * your C is then checked against the baseline's. Default 2048x2048x2048. */
 #include <stdio.h>
 
 #include "lab2.h"
@@ -24,7 +24,8 @@ int main(int argc, char **argv)
         return 1;
     time_matmul mine = {lab2_matmul_naive, a, b, c, m, n, k};
     time_matmul base = {matmul_baseline_uncoalesced, a, b, c_base, m, n, k};
+    time_check check = time_matmul_check("lab2", c, c_base, m, n, k);
     time_pair pair = {"lab2_matmul_naive", time_matmul_launch, &mine, "x->row kernel",
-                      time_matmul_launch, &base, 0, 2.0 * m * n * k};
-    return time_pair_run(&pair, size);
+                      time_matmul_launch, &base, 0, 2.0 * m * n * k, &check};
+    return time_pair_run(&pair, size) != TIME_OK;
 }

@@ -1,6 +1,7 @@
 /* make time-lab3 [SIZE=MxNxK]: your tiled kernels against lab 2's naive
  * kernel (its reference), as gpu_tiled_speed_vs_naive times them; the thread
- * tile (extension) too, when it is written. Default 2048x2048x2048. */
+ * tile (extension) too, when it is written. Each C is then checked against
+ * the naive kernel's. Default 2048x2048x2048. */
 #include <stdio.h>
 
 #include "lab2.h"
@@ -32,11 +33,12 @@ int main(int argc, char **argv)
                           {lab3_matmul_thread_tile, a, b, c, m, n, k}};
     const char *names[] = {"lab3_matmul_tiled (TILE 32)", "lab3_matmul_tiled_with(16)",
                            "lab3_matmul_thread_tile (ext.)"};
+    time_check check = time_matmul_check("lab3", c, c_base, m, n, k);
     int failed = 0;
     for (int i = 0; i < 3; ++i) {
         time_pair pair = {names[i], time_matmul_launch, &mine[i], "lab 2's naive",
-                          time_matmul_launch, &naive, 0, 2.0 * m * n * k};
-        failed |= time_pair_run(&pair, size);
+                          time_matmul_launch, &naive, 0, 2.0 * m * n * k, &check};
+        failed |= time_pair_run(&pair, size) != TIME_OK;
     }
     return failed;
 }

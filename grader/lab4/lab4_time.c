@@ -1,8 +1,12 @@
 /* make time-lab4 [SIZE=RxC]: your three transposes of an R x C matrix, each
  * against the grader's yardstick for it (as the speed tests time them):
  * smem against the naive transpose, padded against the unpadded tile,
- * multirow against a copy kernel moving the same bytes. Default 8192x8192. */
+ * multirow against a copy kernel moving the same bytes. Each output is then
+ * checked, exactly, against the grader's naive transpose of the same input.
+ * Default 8192x8192. */
 #include <stdio.h>
+
+#include <cuda_runtime_api.h>
 
 #include "copy_baseline.h"
 #include "lab4.h"
@@ -43,8 +47,19 @@ int main(int argc, char **argv)
     size_t n = (size_t)rows * (size_t)cols;
     const float *in = time_device_floats("lab4", n, 1);
     float *out = time_device_floats("lab4", n, 2), *out_base = time_device_floats("lab4", n, 3);
-    if (!in || !out || !out_base)
+    float *want = time_device_floats("lab4", n, 4);
+    if (!in || !out || !out_base || !want)
         return 1;
+    /* The multirow version's yardstick is a copy, so the transpose every
+     * version must match is made once, by the naive baseline. */
+    if (lab4_baseline_naive(in, want, rows, cols) != LAB_OK ||
+        cudaDeviceSynchronize() != cudaSuccess) {
+        printf("make time-lab4: the grader's naive transpose failed at SIZE=%s (%s)\n", size,
+               lab_last_error());
+        return 1;
+    }
+    /* A transpose moves floats without arithmetic: it must be exact. */
+    time_check check = {"lab4", out, want, n, 0.0, 0.0};
     static const char *const names[] = {"lab4_transpose(smem)", "lab4_transpose(padded)",
                                         "lab4_transpose(multirow)"};
     static const char *const baselines[] = {"naive transpose", "unpadded tile", "copy kernel"};
@@ -55,8 +70,8 @@ int main(int argc, char **argv)
         transpose_call mine = {(lab4_version)v, NULL, in, out, rows, cols};
         transpose_call base = {(lab4_version)v, baseline_fns[v], in, out_base, rows, cols};
         time_pair pair = {names[v], launch_student, &mine, baselines[v], launch_baseline, &base,
-                          2.0 * n * sizeof(float), 0};
-        failed |= time_pair_run(&pair, size);
+                          2.0 * n * sizeof(float), 0, &check};
+        failed |= time_pair_run(&pair, size) != TIME_OK;
     }
     return failed;
 }

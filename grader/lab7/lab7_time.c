@@ -1,7 +1,7 @@
 /* make time-lab7 [SIZE=MxNxK]: your four stages against lab 3's tiled
  * kernel (its reference), as the gpu_*_speed_vs_lab3 tests time them, and
- * cuBLAS FP32 on a line of its own. M and N multiples of 128, K of 16.
- * Default 4096x4096x4096. */
+ * cuBLAS FP32 on a line of its own; every C is then checked against lab 3's.
+ * M and N multiples of 128, K of 16. Default 4096x4096x4096. */
 #include <stdio.h>
 
 #include "lab3.h"
@@ -49,17 +49,18 @@ int main(int argc, char **argv)
     static const char *const names[LAB7_STAGE_COUNT] = {
         "lab7_sgemm(block_tile_1d)", "lab7_sgemm(block_tile_2d)", "lab7_sgemm(vectorised)",
         "lab7_sgemm(warp_tile)"};
+    time_check check = time_matmul_check("lab7", c, c_base, m, n, k);
     int failed = 0;
     for (int s = 0; s < LAB7_STAGE_COUNT; ++s) {
         stage_call call = {(lab7_stage)s, a, b, c, m, n, k};
         time_pair pair = {names[s], launch_stage, &call, "lab 3's tiles", time_matmul_launch,
-                          &lab3, 0, flops};
-        failed |= time_pair_run(&pair, size);
+                          &lab3, 0, flops, &check};
+        failed |= time_pair_run(&pair, size) != TIME_OK;
     }
     /* The ceiling: cuBLAS against the same lab 3 kernel, for scale. */
     time_matmul cublas = {lab7_cublas_matmul, a, b, c, m, n, k};
     time_pair ceiling = {"cuBLAS SGEMM (FP32, the ceiling)", time_matmul_launch, &cublas,
-                         "lab 3's tiles", time_matmul_launch, &lab3, 0, flops};
-    failed |= time_pair_run(&ceiling, size);
+                         "lab 3's tiles", time_matmul_launch, &lab3, 0, flops, &check};
+    failed |= time_pair_run(&ceiling, size) != TIME_OK;
     return failed;
 }

@@ -1,14 +1,17 @@
 /* The shared part of make time-labN: SIZE parsing, the GPU check, and one
- * measured line per kernel. See time_kernels.h. */
+ * measured and checked line per kernel. See time_kernels.h. */
 #include "time_kernels.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <cuda_runtime_api.h>
 
+#include "compare.h"
 #include "device_info.h"
+#include "guard.h"
 #include "lab_status.h"
 #include "rng.h"
 
@@ -59,22 +62,130 @@ static void rate_text(char *buf, size_t size, double bytes, double flops, double
         buf[0] = '\0';
 }
 
+/* Outputs are moved through the host in slices of this many floats, so a
+ * check of a 4 GiB output needs 8 MiB of host memory, not 8 GiB. */
+enum { CHECK_SLICE = 1 << 20 };
+
+/* Fills n floats (GPU or host) with the poison, through one host slice:
+ * an element the kernel never writes then stays NaN and cannot pass. */
+static int poison_floats(float *out, size_t n, char *why, size_t why_size)
+{
+    static float slice[CHECK_SLICE];
+    guard_fill_poison_floats(slice, CHECK_SLICE);
+    for (size_t done = 0; done < n; done += CHECK_SLICE) {
+        size_t count = n - done < CHECK_SLICE ? n - done : CHECK_SLICE;
+        cudaError_t err = cudaMemcpy(out + done, slice, count * sizeof *slice, cudaMemcpyDefault);
+        if (err != cudaSuccess) {
+            snprintf(why, why_size, "the output could not be poisoned before the runs: %s",
+                     cudaGetErrorString(err));
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The worst of the elements checked so far. */
+typedef struct {
+    size_t wrong, unwritten, first_unwritten, not_finite, first_not_finite, worst;
+    double worst_error;        /* the largest |got - want| among the failing elements */
+    float worst_got, worst_want;
+} check_tally;
+
+static void tally_slice(const time_check *c, const float *got, const float *want, size_t count,
+                        size_t offset, check_tally *t)
+{
+    for (size_t i = 0; i < count; ++i) {
+        size_t at = offset + i;
+        if (!isfinite(got[i])) {
+            /* The poison left in place means never written; another NaN or
+             * Inf was computed from something that was not the input. */
+            if (guard_is_poison(got[i]) && t->unwritten++ == 0)
+                t->first_unwritten = at;
+            if (!guard_is_poison(got[i]) && t->not_finite++ == 0)
+                t->first_not_finite = at;
+            t->wrong++;
+            continue;
+        }
+        double error = fabs((double)got[i] - (double)want[i]);
+        if (error <= c->atol + c->rtol * fabs((double)want[i]))
+            continue;
+        t->wrong++;
+        if (error > t->worst_error) {
+            t->worst = at;
+            t->worst_error = error;
+            t->worst_got = got[i];
+            t->worst_want = want[i];
+        }
+    }
+}
+
+/* One phrase for the line: what is wrong, most telling first. */
+static void describe_tally(const check_tally *t, size_t n, char *why, size_t why_size)
+{
+    if (t->unwritten == n)
+        snprintf(why, why_size, "no element was written: all %zu still hold the NaN poison", n);
+    else if (t->unwritten)
+        snprintf(why, why_size, "%zu of %zu elements never written, the first at element %zu",
+                 t->unwritten, n, t->first_unwritten);
+    else if (t->not_finite)
+        snprintf(why, why_size, "%zu of %zu elements NaN or Inf, the first at element %zu",
+                 t->not_finite, n, t->first_not_finite);
+    else
+        snprintf(why, why_size, "max error %.1e at element %zu: %g, expected %g; %zu of %zu "
+                 "elements off", t->worst_error, t->worst, (double)t->worst_got,
+                 (double)t->worst_want, t->wrong, n);
+}
+
+/* Reads both outputs back slice by slice and compares them. Returns 1 when
+ * every element passes; otherwise 0 with the reason in `why`. */
+static int check_output(const time_check *c, char *why, size_t why_size)
+{
+    static float got[CHECK_SLICE], want[CHECK_SLICE];
+    check_tally t = {0};
+    for (size_t done = 0; done < c->n; done += CHECK_SLICE) {
+        size_t count = c->n - done < CHECK_SLICE ? c->n - done : CHECK_SLICE;
+        cudaError_t err = cudaMemcpy(got, c->got + done, count * sizeof *got, cudaMemcpyDefault);
+        if (err == cudaSuccess)
+            err = cudaMemcpy(want, c->want + done, count * sizeof *want, cudaMemcpyDefault);
+        if (err != cudaSuccess) {
+            snprintf(why, why_size, "the output could not be read back: %s",
+                     cudaGetErrorString(err));
+            return 0;
+        }
+        tally_slice(c, got, want, count, done, &t);
+    }
+    if (t.wrong)
+        describe_tally(&t, c->n, why, why_size);
+    return t.wrong == 0;
+}
+
 int time_pair_run(const time_pair *pair, const char *size_text)
 {
+    char why[256];
+    if (pair->check && !poison_floats(pair->check->got, pair->check->n, why, sizeof why)) {
+        printf("%-34s %-16s not timed: %s\n", pair->name, size_text, why);
+        return TIME_NOT_TIMED;
+    }
     timing_ab_result r;
     int status = timing_interleaved(pair->student, pair->student_ctx, pair->baseline,
                                     pair->baseline_ctx, &PLAN, NULL, &r);
     if (status != 0) {
         printf("%-34s %-16s not timed: %s (%s)\n", pair->name, size_text,
                lab_status_name((lab_status)status), lab_last_error());
-        return 1;
+        return TIME_NOT_TIMED;
+    }
+    if (pair->check && !check_output(pair->check, why, sizeof why)) {
+        printf("%-34s %-16s %9.3f ms | WRONG RESULT (%s): the time means nothing; run make "
+               "check-%s\n", pair->name, size_text, r.a_ms.median, why, pair->check->lab);
+        return TIME_WRONG;
     }
     char mine[32], base[32];
     rate_text(mine, sizeof mine, pair->bytes, pair->flops, r.a_ms.median);
     rate_text(base, sizeof base, pair->bytes, pair->flops, r.b_ms.median);
-    printf("%-34s %-16s %9.3f ms %s | %s %.3f ms %s | %.2fx\n", pair->name, size_text,
-           r.a_ms.median, mine, pair->baseline_name, r.b_ms.median, base, r.ratio);
-    return 0;
+    printf("%-34s %-16s %9.3f ms %s | %s %.3f ms %s | %.2fx%s\n", pair->name, size_text,
+           r.a_ms.median, mine, pair->baseline_name, r.b_ms.median, base, r.ratio,
+           pair->check ? "" : " (result not checked)");
+    return TIME_OK;
 }
 
 float *time_device_floats(const char *lab, size_t n, unsigned long long seed)
@@ -96,4 +207,16 @@ int time_matmul_launch(void *ctx)
 {
     const time_matmul *mm = ctx;
     return mm->fn(mm->a, mm->b, mm->c, mm->m, mm->n, mm->k);
+}
+
+/* MATMUL_RTOL of grader/matmul/matmul_checks.h, which this library does
+ * not link (it would bring the whole grader harness with it). */
+#define TIME_MATMUL_RTOL 1e-5
+
+time_check time_matmul_check(const char *lab, float *c, const float *c_want, int m, int n,
+                             int k)
+{
+    time_check check = {lab, c, c_want, (size_t)m * (size_t)n,
+                        2.0 * compare_dot_atol((size_t)k), 2.0 * TIME_MATMUL_RTOL};
+    return check;
 }

@@ -1,8 +1,12 @@
 /* make time-labN: your kernels at the sizes you choose, against the lab's
  * baseline, timed the graders' way (common/timing.h: interleaved with the
  * baseline, an L2 flush before every run, the median of many runs), one
- * line per kernel. Nothing here is graded and no result is checked: that is
- * `make check-labN`'s job. */
+ * line per kernel. Nothing here is graded, but a time is only worth showing
+ * for a kernel that does its work: each pair's output is poisoned with NaN
+ * before the runs and compared once, after them, with the same work done by
+ * trusted code (time_check). A wrong or unwritten output replaces the speed
+ * and ratio with WRONG RESULT and sends the student to `make check-labN`,
+ * which says what is wrong; the program then exits non-zero. */
 #ifndef TIME_KERNELS_H
 #define TIME_KERNELS_H
 
@@ -12,6 +16,21 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* What a pair's output must be, checked once after its runs. Element i
+ * passes when it is finite and |got[i] - want[i]| <= atol + rtol*|want[i]|,
+ * the graders' rule (common/compare.h). Both pointers may be on the GPU or
+ * on the host: they are read through cudaMemcpyDefault. */
+typedef struct {
+    const char *lab;            /* "lab3": for the "run make check-lab3" hint */
+    float *got;                 /* your output; filled with NaN before the runs */
+    const float *want;          /* the same work done by the baseline or the host */
+    size_t n;                   /* floats in each */
+    double atol, rtol;
+} time_check;
+
+/* What time_pair_run returns. */
+enum { TIME_OK = 0, TIME_NOT_TIMED = 1, TIME_WRONG = 2 };
 
 /* One measured pair: a kernel of yours and the baseline the grader times
  * it against, both doing the same work. */
@@ -24,6 +43,7 @@ typedef struct {
     void *baseline_ctx;
     double bytes;               /* per launch, for GB/s (0: not shown) */
     double flops;               /* per launch, for GFLOP/s (0: not shown) */
+    const time_check *check;    /* NULL: no check possible, and the line says so */
 } time_pair;
 
 /* Parses SIZE: `dims` positive integers joined by 'x' (e.g. "2048x1024x512"
@@ -35,10 +55,12 @@ int time_parse_size(const char *lab, const char *text, int dims, long max_each, 
 /* 1 when a CUDA device is there; otherwise prints one line and returns 0. */
 int time_require_gpu(const char *lab);
 
-/* Measures the pair and prints one line: name, size, median ms, GB/s or
- * GFLOP/s, the baseline's, and the ratio (baseline time / yours: 2.0 means
- * twice as fast). A launch that returns an error prints why instead.
- * Returns 0, or 1 when the pair could not be timed. */
+/* Poisons pair->check->got, measures the pair, checks the output and
+ * prints one line: name, size, median ms, GB/s or GFLOP/s, the baseline's,
+ * and the ratio (baseline time / yours: 2.0 means twice as fast). A launch
+ * that returns an error prints its status and message instead; a wrong
+ * output prints the time, then WRONG RESULT and the worst element instead
+ * of the speeds. Returns TIME_OK, TIME_NOT_TIMED or TIME_WRONG. */
 int time_pair_run(const time_pair *pair, const char *size_text);
 
 /* n floats on the GPU, uniform in [-1, 1) from `seed`; NULL after printing
@@ -55,6 +77,13 @@ typedef struct {
     int m, n, k;
 } time_matmul;
 int time_matmul_launch(void *ctx);
+
+/* The check of a matmul's C (m x n, inner dimension k) against a trusted
+ * kernel's: both are float sums of the same k products, so each may be
+ * compare_dot_atol(k) + MATMUL_RTOL*|C| off the exact value, and twice that
+ * apart, as the speed tests allow (grader/matmul/matmul_checks.c). */
+time_check time_matmul_check(const char *lab, float *c, const float *c_want, int m, int n,
+                             int k);
 
 #ifdef __cplusplus
 }
