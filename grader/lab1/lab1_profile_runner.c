@@ -5,17 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cuda_runtime_api.h>
+#include "profile_runner.h"
 
 #include "copy_baseline.h"
 #include "lab1.h"
 
-static void report(const char *what, lab_status status)
-{
-    if (status != LAB_OK)
-        fprintf(stderr, "lab1_profile: %s skipped: %s (%s)\n", what, lab_status_name(status),
-                lab_last_error());
-}
+#define RUNNER "lab1_profile"
 
 int main(int argc, char **argv)
 {
@@ -32,23 +27,12 @@ int main(int argc, char **argv)
     }
     int n = width * height;
     size_t bytes = (size_t)n * sizeof(float);
-    float *a = NULL, *b = NULL, *out = NULL;
-    if (cudaMalloc((void **)&a, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&b, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&out, bytes) != cudaSuccess) {
-        fprintf(stderr, "lab1_profile: cannot allocate 3 x %zu bytes on the GPU\n", bytes);
+    float *a, *b, *out;
+    if (!profile_device_arrays(RUNNER, bytes, &a, &b, &out))
         return 1;
-    }
-    cudaMemset(a, 0, bytes);
-    cudaMemset(b, 0, bytes);
-    report("grader's copy kernel", baseline_copy_floats(a, out, (size_t)n));
-    report("lab1_vector_add", lab1_vector_add(a, b, out, n));
-    report("lab1_image_double", lab1_image_double(a, out, width, height));
-    report("lab1_scale_grid_stride", lab1_scale_grid_stride(a, out, 2.0f, n));
-    cudaError_t err = cudaDeviceSynchronize();
-    if (err != cudaSuccess) {
-        fprintf(stderr, "lab1_profile: a kernel failed: %s\n", cudaGetErrorString(err));
-        return 1;
-    }
-    return 0;
+    profile_report(RUNNER, "grader's copy kernel", baseline_copy_floats(a, out, (size_t)n));
+    profile_report(RUNNER, "lab1_vector_add", lab1_vector_add(a, b, out, n));
+    profile_report(RUNNER, "lab1_image_double", lab1_image_double(a, out, width, height));
+    profile_report(RUNNER, "lab1_scale_grid_stride", lab1_scale_grid_stride(a, out, 2.0f, n));
+    return profile_finish(RUNNER, a, b, out);
 }

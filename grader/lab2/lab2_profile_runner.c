@@ -5,17 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cuda_runtime_api.h>
+#include "profile_runner.h"
 
 #include "lab2.h"
 #include "matmul_baselines.h"
 
-static void report(const char *what, lab_status status)
-{
-    if (status != LAB_OK)
-        fprintf(stderr, "lab2_profile: %s skipped: %s (%s)\n", what, lab_status_name(status),
-                lab_last_error());
-}
+#define RUNNER "lab2_profile"
 
 int main(int argc, char **argv)
 {
@@ -25,21 +20,11 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t bytes = (size_t)size * size * sizeof(float);
-    float *a = NULL, *b = NULL, *c = NULL;
-    if (cudaMalloc((void **)&a, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&b, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&c, bytes) != cudaSuccess) {
-        fprintf(stderr, "lab2_profile: cannot allocate 3 x %zu bytes on the GPU\n", bytes);
+    float *a, *b, *c;
+    if (!profile_device_arrays(RUNNER, bytes, &a, &b, &c))
         return 1;
-    }
-    cudaMemset(a, 0, bytes);
-    cudaMemset(b, 0, bytes);
-    report("grader's uncoalesced kernel", matmul_baseline_uncoalesced(a, b, c, size, size, size));
-    report("lab2_matmul_naive", lab2_matmul_naive(a, b, c, size, size, size));
-    cudaError_t err = cudaDeviceSynchronize();
-    if (err != cudaSuccess) {
-        fprintf(stderr, "lab2_profile: a kernel failed: %s\n", cudaGetErrorString(err));
-        return 1;
-    }
-    return 0;
+    profile_report(RUNNER, "grader's uncoalesced kernel",
+                   matmul_baseline_uncoalesced(a, b, c, size, size, size));
+    profile_report(RUNNER, "lab2_matmul_naive", lab2_matmul_naive(a, b, c, size, size, size));
+    return profile_finish(RUNNER, a, b, c);
 }

@@ -6,17 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cuda_runtime_api.h>
+#include "profile_runner.h"
 
 #include "lab2.h"
 #include "lab3.h"
 
-static void report(const char *what, lab_status status)
-{
-    if (status != LAB_OK)
-        fprintf(stderr, "lab3_profile: %s skipped: %s (%s)\n", what, lab_status_name(status),
-                lab_last_error());
-}
+#define RUNNER "lab3_profile"
 
 int main(int argc, char **argv)
 {
@@ -26,23 +21,14 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t bytes = (size_t)size * size * sizeof(float);
-    float *a = NULL, *b = NULL, *c = NULL;
-    if (cudaMalloc((void **)&a, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&b, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&c, bytes) != cudaSuccess) {
-        fprintf(stderr, "lab3_profile: cannot allocate 3 x %zu bytes on the GPU\n", bytes);
+    float *a, *b, *c;
+    if (!profile_device_arrays(RUNNER, bytes, &a, &b, &c))
         return 1;
-    }
-    cudaMemset(a, 0, bytes);
-    cudaMemset(b, 0, bytes);
-    report("lab 2's naive kernel", lab2_matmul_naive(a, b, c, size, size, size));
-    report("lab3_matmul_tiled", lab3_matmul_tiled(a, b, c, size, size, size));
-    report("lab3_matmul_tiled_with(16)", lab3_matmul_tiled_with(16, a, b, c, size, size, size));
-    report("lab3_matmul_thread_tile", lab3_matmul_thread_tile(a, b, c, size, size, size));
-    cudaError_t err = cudaDeviceSynchronize();
-    if (err != cudaSuccess) {
-        fprintf(stderr, "lab3_profile: a kernel failed: %s\n", cudaGetErrorString(err));
-        return 1;
-    }
-    return 0;
+    profile_report(RUNNER, "lab 2's naive kernel", lab2_matmul_naive(a, b, c, size, size, size));
+    profile_report(RUNNER, "lab3_matmul_tiled", lab3_matmul_tiled(a, b, c, size, size, size));
+    profile_report(RUNNER, "lab3_matmul_tiled_with(16)",
+                   lab3_matmul_tiled_with(16, a, b, c, size, size, size));
+    profile_report(RUNNER, "lab3_matmul_thread_tile",
+                   lab3_matmul_thread_tile(a, b, c, size, size, size));
+    return profile_finish(RUNNER, a, b, c);
 }

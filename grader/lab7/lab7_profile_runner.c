@@ -6,18 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cuda_runtime_api.h>
+#include "profile_runner.h"
 
 #include "lab3.h"
 #include "lab7.h"
 #include "lab7_cublas.h"
 
-static void report(const char *what, lab_status status)
-{
-    if (status != LAB_OK)
-        fprintf(stderr, "lab7_profile: %s skipped: %s (%s)\n", what, lab_status_name(status),
-                lab_last_error());
-}
+#define RUNNER "lab7_profile"
 
 int main(int argc, char **argv)
 {
@@ -28,27 +23,14 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t bytes = (size_t)size * (size_t)size * sizeof(float);
-    float *a = NULL, *b = NULL, *c = NULL;
-    if (cudaMalloc((void **)&a, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&b, bytes) != cudaSuccess ||
-        cudaMalloc((void **)&c, bytes) != cudaSuccess) {
-        fprintf(stderr, "lab7_profile: cannot allocate 3 x %zu bytes on the GPU\n", bytes);
+    float *a, *b, *c;
+    if (!profile_device_arrays(RUNNER, bytes, &a, &b, &c))
         return 1;
-    }
-    cudaMemset(a, 0, bytes);
-    cudaMemset(b, 0, bytes);
-    report("lab 3's tiled kernel", lab3_matmul_tiled(a, b, c, size, size, size));
+    profile_report(RUNNER, "lab 3's tiled kernel", lab3_matmul_tiled(a, b, c, size, size, size));
     const char *names[] = {"block_tile_1d", "block_tile_2d", "vectorised", "warp_tile"};
     for (int s = 0; s < LAB7_STAGE_COUNT; ++s)
-        report(names[s], lab7_sgemm((lab7_stage)s, size, size, size, 1.0f, a, b, 0.0f, c));
-    report("cuBLAS", lab7_cublas_sgemm(size, size, size, 1.0f, a, b, 0.0f, c));
-    cudaError_t err = cudaDeviceSynchronize();
-    if (err != cudaSuccess) {
-        fprintf(stderr, "lab7_profile: a kernel failed: %s\n", cudaGetErrorString(err));
-        return 1;
-    }
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
-    return 0;
+        profile_report(RUNNER, names[s],
+                       lab7_sgemm((lab7_stage)s, size, size, size, 1.0f, a, b, 0.0f, c));
+    profile_report(RUNNER, "cuBLAS", lab7_cublas_sgemm(size, size, size, 1.0f, a, b, 0.0f, c));
+    return profile_finish(RUNNER, a, b, c);
 }
