@@ -122,7 +122,9 @@ static void tally_slice(const time_check *c, const float *got, const float *want
 /* One phrase for the line: what is wrong, most telling first. */
 static void describe_tally(const check_tally *t, size_t n, char *why, size_t why_size)
 {
-    if (t->unwritten == n)
+    if (t->unwritten == n && n == 1)
+        snprintf(why, why_size, "the result was never written: it still holds the NaN poison");
+    else if (t->unwritten == n)
         snprintf(why, why_size, "no element was written: all %zu still hold the NaN poison", n);
     else if (t->unwritten)
         snprintf(why, why_size, "%zu of %zu elements never written, the first at element %zu",
