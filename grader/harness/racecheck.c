@@ -81,7 +81,11 @@ int racecheck_parse(const char *report, racecheck_summary *out)
         append_next_line(out->first_race, sizeof out->first_race, line);
         find_location(out->first_location, sizeof out->first_location, out->first_race);
     }
-    const char *summary = strstr(report, "RACECHECK SUMMARY:");
+    /* The last one: the tool prints its summary at the very end. */
+    const char *summary = NULL;
+    for (const char *at = strstr(report, "RACECHECK SUMMARY:"); at;
+         at = strstr(at + 1, "RACECHECK SUMMARY:"))
+        summary = at;
     if (!summary)
         return 0;
     out->has_summary = 1;
@@ -182,6 +186,26 @@ static char *captured_text(const captured_output *c)
     return text;
 }
 
+/* The tool's report from its log file (--log-file), head and tail as above:
+ * the runner's own output, where the student's code prints, cannot pass
+ * for the tool's summary. malloc'd; "" when the file cannot be read. */
+static char *read_report(const char *path)
+{
+    captured_output *c = grader_malloc(sizeof *c);
+    memset(c, 0, sizeof *c);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        char chunk[4096];
+        size_t got;
+        while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+            capture(c, chunk, got);
+        fclose(f);
+    }
+    char *text = captured_text(c);
+    free(c);
+    return text;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -275,12 +299,20 @@ void racecheck_expect_clean(const racecheck_spec *spec)
                  "problem: `make check-lab%s` builds both; please report it if it persists).",
                  runner, spec->lab_number);
 
+    char log_path[4096];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(log_path, sizeof log_path, "%s/racecheck-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    int log_fd = mkstemp(log_path);
+    GRADER_CHECK(log_fd >= 0, "racecheck: cannot create %s: %s (a grader problem)", log_path,
+                 strerror(errno));
+    close(log_fd);
+
     enum { MAX_ARGS = 32 };
     char exit_code[16];
     snprintf(exit_code, sizeof exit_code, "%d", SANITIZER_FOUND_ERRORS);
-    char *argv[MAX_ARGS] = {sanitizer, "--tool", "racecheck", "--error-exitcode", exit_code,
-                            "--show-backtrace", "no", runner};
-    int argc = 8;
+    char *argv[MAX_ARGS] = {sanitizer, "--tool", "racecheck", "--log-file", log_path,
+                            "--error-exitcode", exit_code, "--show-backtrace", "no", runner};
+    int argc = 10;
     for (const char *const *a = spec->args; a && *a && argc < MAX_ARGS - 1; ++a)
         argv[argc++] = (char *)*a;
     argv[argc] = NULL;
@@ -290,11 +322,14 @@ void racecheck_expect_clean(const racecheck_spec *spec)
     double started = now_s();
     int status = run_captured(argv, spec->limit_s, out);
     grader_metric("racecheck_seconds", now_s() - started, "s");
-    char *text = captured_text(out);
+    char *text = captured_text(out); /* the runner's output */
+    char *report = read_report(log_path);
+    unlink(log_path);
     racecheck_summary found;
-    racecheck_parse(text, &found);
+    racecheck_parse(report, &found);
     /* Shown when the test fails (or with --verbose): the tool's own words. */
-    printf("compute-sanitizer --tool racecheck %s:\n%s\n", spec->what, text);
+    printf("compute-sanitizer --tool racecheck %s:\n%s\nthe race runner's output:\n%s\n",
+           spec->what, report, text);
 
     GRADER_CHECK(status != RUN_TIMED_OUT,
                  "%s did not finish within %.0f s under compute-sanitizer's racecheck (which "
@@ -317,6 +352,13 @@ void racecheck_expect_clean(const racecheck_spec *spec)
                     found.first_location[0] ? "First at " : "",
                     found.first_location[0] ? found.first_location : "",
                     found.first_location[0] ? "." : "", spec->fix_hint, spec->lab_number);
+    /* Errors by the exit status but none in the summary: the report is not
+     * the tool's alone (something wrote into it); believe the status. */
+    GRADER_CHECK(!(code == SANITIZER_FOUND_ERRORS && found.errors == 0 && found.warnings == 0),
+                 "compute-sanitizer's racecheck ended with errors on %s (exit %d), but its "
+                 "summary shows none: the report was tampered with or cut short. %s Run `make "
+                 "sanitize-lab%s`.",
+                 spec->what, code, spec->fix_hint, spec->lab_number);
     char complaint[512];
     runner_complaint(text, complaint, sizeof complaint);
     GRADER_CHECK(code == 0 || code == SANITIZER_FOUND_ERRORS,
@@ -331,6 +373,7 @@ void racecheck_expect_clean(const racecheck_spec *spec)
     if (found.warnings > 0)
         grader_note("racecheck reported %d warning-level hazard%s (not graded): %s", found.warnings,
                     found.warnings == 1 ? "" : "s", found.first_race);
+    free(report);
     free(text);
     free(out);
 }

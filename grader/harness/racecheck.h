@@ -10,8 +10,10 @@
  * The test runs a small program (the lab's "race runner": it links the
  * same student library as the grader, calls each shared-memory entry point
  * once on a small problem and checks the results) under
- *   compute-sanitizer --tool racecheck
- * and reads the tool's summary. The runner lies next to the grader's
+ *   compute-sanitizer --tool racecheck --log-file FILE
+ * and reads the tool's summary from FILE, never from the runner's output:
+ * the student's code runs in the runner and could print a summary of its
+ * own (the variant lab3/racecheck_summary_forged does). The runner lies next to the grader's
  * executable (the build puts it there: the batch grader links it there
  * too), under the name the build gives as GRADER_RACE_RUNNER. */
 #ifndef RACECHECK_H

@@ -60,6 +60,22 @@ static void cpu_clean_run_has_no_hazard(void **state)
     assert_string_equal(s.first_race, "");
 }
 
+/* A summary printed before the tool's own (by the program under test, say)
+ * does not count: the tool's comes last. */
+static void cpu_last_summary_counts(void **state)
+{
+    (void)state;
+    static const char forged_first[] =
+        "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"
+        "========= Error: Race reported between Write access at k+0x10\n"
+        "=========     and Read access at k+0x20 [64 hazards]\n"
+        "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+    racecheck_summary s;
+    assert_int_equal(racecheck_parse(forged_first, &s), 1);
+    assert_int_equal(s.hazards, 1);
+    assert_int_equal(s.errors, 1);
+}
+
 static void cpu_race_names_file_and_line(void **state)
 {
     (void)state;
@@ -129,6 +145,7 @@ static void cpu_sanitizer_lookup_honours_override(void **state)
 
 static const grader_test tests[] = {
     TEST(cpu_clean_run_has_no_hazard),
+    TEST(cpu_last_summary_counts),
     TEST(cpu_race_names_file_and_line),
     TEST(cpu_race_without_lineinfo),
     TEST(cpu_warnings_are_not_errors),
