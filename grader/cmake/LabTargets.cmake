@@ -187,46 +187,43 @@ function(add_cuda_lab)
   endforeach()
 endfunction()
 
-# add_lab_profile(NUMBER 4 SOURCES lab4/lab4_profile_runner.c [LIBRARIES ...])
-# builds lab N's profiling runner (a program that calls each of the lab's
-# entry points once) twice: labN_profile on the student's library and
-# labN_profile_solution on the reference (where solutions/ exists).
-# `make profile-labN` runs the first under Nsight Compute through
-# grader/tools/ncu_profile.py, with the metrics in grader/labN/labN_profile.metrics.
-function(add_lab_profile)
-  cmake_parse_arguments(PROF "" "NUMBER" "SOURCES;LIBRARIES" ${ARGN})
-  set(lab lab${PROF_NUMBER})
-  foreach(pair "labs;${lab}_profile" "solutions;${lab}_profile_solution")
+# add_lab_program(NUMBER 6 NAME timeline SOURCES ... [LIBRARIES ...])
+# builds one of lab N's tools (not a grader) twice: labN_NAME on the
+# student's library (labs/) and labN_NAME_solution on the reference (where
+# solutions/ exists), both into bin/. The make targets that run them pick
+# the one for YOUR code or the reference's.
+function(add_lab_program)
+  cmake_parse_arguments(PROG "" "NUMBER;NAME" "SOURCES;LIBRARIES" ${ARGN})
+  set(lab lab${PROG_NUMBER})
+  foreach(pair "labs;${lab}_${PROG_NAME}" "solutions;${lab}_${PROG_NAME}_solution")
     list(GET pair 0 impl)
     list(GET pair 1 exe)
     if(NOT TARGET ${lab}_${impl})
       continue()
     endif()
-    add_executable(${exe} ${PROF_SOURCES})
-    target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${PROF_LIBRARIES} lab_profile_runner)
+    add_executable(${exe} ${PROG_SOURCES})
+    target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${PROG_LIBRARIES})
+    target_include_directories(${exe} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${lab})
     cuda_labs_warnings(${exe})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
   endforeach()
 endfunction()
 
+# add_lab_profile(NUMBER 4 SOURCES lab4/lab4_profile_runner.c [LIBRARIES ...])
+# labN_profile(_solution): a program that calls each of the lab's entry
+# points once. `make profile-labN` runs it under Nsight Compute through
+# grader/tools/ncu_profile.py, with the metrics in grader/labN/labN_profile.metrics.
+function(add_lab_profile)
+  cmake_parse_arguments(PROF "" "NUMBER" "SOURCES;LIBRARIES" ${ARGN})
+  add_lab_program(NUMBER ${PROF_NUMBER} NAME profile SOURCES ${PROF_SOURCES}
+    LIBRARIES ${PROF_LIBRARIES} lab_profile_runner)
+endfunction()
+
 # add_lab_time(NUMBER 3 SOURCES lab3/lab3_time.c [LIBRARIES ...])
-# builds `make time-labN`'s program twice, like add_lab_profile: labN_time on
-# the student's library and labN_time_solution on the reference. It times
-# each kernel against the lab's baseline with the graders' routine
-# (time/time_kernels.h, common/timing.h).
+# labN_time(_solution), `make time-labN`'s program: each kernel against the
+# lab's baseline with the graders' routine (time/time_kernels.h, common/timing.h).
 function(add_lab_time)
   cmake_parse_arguments(TIME "" "NUMBER" "SOURCES;LIBRARIES" ${ARGN})
-  set(lab lab${TIME_NUMBER})
-  foreach(pair "labs;${lab}_time" "solutions;${lab}_time_solution")
-    list(GET pair 0 impl)
-    list(GET pair 1 exe)
-    if(NOT TARGET ${lab}_${impl})
-      continue()
-    endif()
-    add_executable(${exe} ${TIME_SOURCES})
-    target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${TIME_LIBRARIES} lab_time_kernels)
-    target_include_directories(${exe} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${lab})
-    cuda_labs_warnings(${exe})
-    set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
-  endforeach()
+  add_lab_program(NUMBER ${TIME_NUMBER} NAME time SOURCES ${TIME_SOURCES}
+    LIBRARIES ${TIME_LIBRARIES} lab_time_kernels)
 endfunction()
