@@ -7,21 +7,9 @@
 #include "compare.h"
 #include "device_verify.h"
 #include "lab7_cublas.h"
+#include "time_kernels.h" /* time_matmul: a square product as a timed launch */
 
 enum { MAX_KERNELS = 8 };
-
-typedef struct {
-    matmul_fn fn;
-    const float *a, *b;
-    float *c;
-    int size;
-} matmul_call;
-
-static int launch_matmul(void *ctx)
-{
-    matmul_call *call = ctx;
-    return call->fn(call->a, call->b, call->c, call->size, call->size, call->size);
-}
 
 int bench_matmul(int lab, const bench_matmul_kernel *baseline, const bench_matmul_kernel *kernels,
                  int kernel_count, const int *sizes, int size_count, const bench_options *o)
@@ -43,23 +31,23 @@ int bench_matmul(int lab, const bench_matmul_kernel *baseline, const bench_matmu
         const int n = sizes[s];
         device_fill_uniform(a, (size_t)n * n, o->seed, -1.0f, 1.0f);
         device_fill_uniform(b, (size_t)n * n, o->seed + 1, -1.0f, 1.0f);
-        matmul_call calls[MAX_KERNELS + 2];
+        time_matmul calls[MAX_KERNELS + 2];
         bench_entry entries[MAX_KERNELS];
-        calls[0] = (matmul_call){baseline->fn, a, b, c, n};
+        calls[0] = (time_matmul){baseline->fn, a, b, c, n, n, n};
         for (int k = 0; k < kernel_count; ++k) {
-            calls[k + 1] = (matmul_call){kernels[k].fn, a, b, c, n};
-            entries[k] = (bench_entry){kernels[k].name, kernels[k].label, launch_matmul,
+            calls[k + 1] = (time_matmul){kernels[k].fn, a, b, c, n, n, n};
+            entries[k] = (bench_entry){kernels[k].name, kernels[k].label, time_matmul_launch,
                                        &calls[k + 1]};
         }
-        calls[kernel_count + 1] = (matmul_call){lab7_cublas_matmul, a, b, c, n};
+        calls[kernel_count + 1] = (time_matmul){lab7_cublas_matmul, a, b, c, n, n, n};
         char size[32];
         snprintf(size, sizeof size, "%d", n);
         bench_problem p = {
             .lab = lab, .problem = "matmul", .size = size, .x = n,
             .work = 2.0 * n * (double)n * n, .unit = "GFLOP/s",
-            .baseline = {baseline->name, baseline->label, launch_matmul, &calls[0]},
+            .baseline = {baseline->name, baseline->label, time_matmul_launch, &calls[0]},
             .kernels = entries, .kernel_count = kernel_count,
-            .ceiling = {"cublas", "cuBLAS SGEMM, FP32 (pedantic: no TF32)", launch_matmul,
+            .ceiling = {"cublas", "cuBLAS SGEMM, FP32 (pedantic: no TF32)", time_matmul_launch,
                         &calls[kernel_count + 1]},
             .ceiling_name = "cublas_fp32",
             /* Twice the graders' tolerance: the baseline is not exact either. */

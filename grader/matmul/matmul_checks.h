@@ -22,10 +22,6 @@
 extern "C" {
 #endif
 
-/* Relative part of the tolerance: the absolute part (scaled with K) does the
- * real work; this only keeps large references from failing on rounding. */
-#define MATMUL_RTOL 1e-5
-
 /* A lab's device-pointer entry point (same signature in every lab). */
 typedef lab_status (*matmul_fn)(const float *a, const float *b, float *c, int m, int n, int k);
 
