@@ -2,10 +2,14 @@
 stage, build and grade each lab, write the student's files, and finally
 regenerate the class outputs from what is on disk.
 
-Units of work are (student, lab): builds run on up to --jobs CPU workers;
-grader runs take a GPU slot each (one per visible GPU, so one grader at a
-time per GPU, with CUDA_VISIBLE_DEVICES set), or a CPU slot when there is
-no GPU. Every file a student ends up with is written atomically, and
+Builds of (student, lab) run on up to --jobs CPU workers. Then the
+student takes a GPU slot (one per visible GPU, CUDA_VISIBLE_DEVICES set;
+a CPU slot when there is no GPU): one student at a time per GPU. Their lab
+graders run together on it, sharing it through a lock file
+(GRADER_GPU_SHARE, grader/harness/gpu_share.h): correctness tests of
+several labs side by side, every measurement with the GPU to itself, and
+a test that failed while sharing run again alone. --labs-in-turn runs them
+one after another instead. Every file a student ends up with is written atomically, and
 OUT/<id>/labN/lab.json (written last) marks a lab as done, OUT/<id>/
 student.json a student: a batch killed at any moment is resumed by running
 it again, and redoes only the unfinished labs."""
@@ -25,6 +29,12 @@ from .util import read_json, read_text, say, say_once, write_atomic, write_json_
 
 REPO = course_mod.REPO
 BUILD_ERRORS_KEEP = 8000
+
+
+class BuiltLab:
+    """A lab whose grader built and waits for its run."""
+    def __init__(self, lab, exe, work, lab_out, start):
+        self.lab, self.exe, self.work, self.lab_out, self.start = lab, exe, work, lab_out, start
 
 
 def chown_tree(top, uid):
@@ -94,7 +104,10 @@ class Batch:
         os.makedirs(work, exist_ok=True)
 
     # ------------------------------------------------------------- a lab
-    def grade_lab(self, sub, lab, taken, scratch):
+    def build_lab(self, sub, lab, taken, scratch):
+        """Stages and builds one lab: its finished record when there is
+        nothing to run (already graded, not submitted, did not build),
+        else a BuiltLab for run_lab."""
         lab_out = os.path.join(self.out, sub.id, lab.name)
         done = os.path.join(lab_out, "lab.json")
         if not self.args.force and os.path.exists(done):
@@ -127,33 +140,39 @@ class Batch:
                                      reason="not graded: the lab did not build (%s)" % message)
             record["build_errors"] = _errors_only(read_text(build_log), work)[-BUILD_ERRORS_KEEP:]
             return self._finish_lab(lab_out, record, start)
+        return BuiltLab(lab, exe, work, lab_out, start)
 
+    def run_lab(self, built, gpu, share_lock):
+        """Runs a built lab's grader on `gpu` (None: no GPU), sandboxed;
+        `share_lock`: the lock file through which it shares the GPU with
+        the student's other labs (gpu_share.h), or None."""
+        lab, work, lab_out = built.lab, built.work, built.lab_out
         results_path = os.path.join(work, "grader.json")
         run_log = os.path.join(work, "run.log")
-        argv = [exe, "--results", results_path]
+        argv = [built.exe, "--scored-only", "--results", results_path]
         if self.args.test_timeout:
             argv += ["--timeout", str(self.args.test_timeout)]
-        gpu = self.run_slots.get()
-        try:
-            env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8",
-                   "TMPDIR": "/tmp"}
-            # The instructor's settings, never the student's: the seed, and
-            # where the graders' shared libraries are when they are not
-            # installed system-wide (CMocka unpacked under /opt, say).
-            for name in ("LAB_SEED", "LD_LIBRARY_PATH"):
-                if name in os.environ:
-                    env[name] = os.environ[name]
-            if gpu is not None:
-                env["CUDA_VISIBLE_DEVICES"] = gpu
-            if self.sandbox.run_as is not None:
-                chown_tree(work, self.sandbox.run_as)  # the grader writes its results there
-            res = runner.run(self.sandbox.wrap(argv, work, readonly, gpu_index=gpu, unprivileged=True),
-                             run_log, cwd=work, env=env, timeout=self.args.lab_timeout,
-                             cap=self.args.output_cap, memory_bytes=int(self.args.mem_limit_gb * 2**30),
-                             max_file_bytes=256 << 20,
-                             max_tasks=tasks.process_limit(self.grader_uid, self.args.max_processes))
-        finally:
-            self.run_slots.put(gpu)
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8",
+               "TMPDIR": "/tmp"}
+        # The instructor's settings, never the student's: the seed, and
+        # where the graders' shared libraries are when they are not
+        # installed system-wide (CMocka unpacked under /opt, say).
+        for name in ("LAB_SEED", "LD_LIBRARY_PATH"):
+            if name in os.environ:
+                env[name] = os.environ[name]
+        readonly = [self.course.cache]
+        if gpu is not None:
+            env["CUDA_VISIBLE_DEVICES"] = gpu
+            if share_lock:
+                env["GRADER_GPU_SHARE"] = share_lock
+                readonly.append(share_lock)
+        if self.sandbox.run_as is not None:
+            chown_tree(work, self.sandbox.run_as)  # the grader writes its results there
+        res = runner.run(self.sandbox.wrap(argv, work, readonly, gpu_index=gpu, unprivileged=True),
+                         run_log, cwd=work, env=env, timeout=self.args.lab_timeout,
+                         cap=self.args.output_cap, memory_bytes=int(self.args.mem_limit_gb * 2**30),
+                         max_file_bytes=256 << 20,
+                         max_tasks=tasks.process_limit(self.grader_uid, self.args.max_processes))
         write_atomic(os.path.join(lab_out, "run.log"), read_text(run_log))
         results = read_json(results_path)
         reason = ""
@@ -163,12 +182,33 @@ class Batch:
             reason = "the grader ended (%s) before writing its results" % res.describe()
         if results is not None:
             write_atomic(os.path.join(lab_out, "grader.json"), read_text(results_path))
-        record = score.score_lab(lab.name, rubric, curve, results=results, state="graded",
-                                 reason=reason)
+        record = score.score_lab(lab.name, self.course.rubrics[lab.name],
+                                 self.course.curves.get(lab.name, {}), results=results,
+                                 state="graded", reason=reason)
         record["run"] = {"status": res.describe(), "seconds": round(res.seconds, 1),
                          "output_dropped_bytes": res.dropped,
-                         "sandbox": self.sandbox.enabled}
-        return self._finish_lab(lab_out, record, start)
+                         "sandbox": self.sandbox.enabled, "gpu_shared": "GRADER_GPU_SHARE" in env}
+        return self._finish_lab(lab_out, record, built.start)
+
+    def run_labs(self, built, scratch):
+        """A student's built labs: one GPU slot for all of them, their
+        graders together (or in turn), records in the order given. The
+        lock is the student's own file: whatever of theirs might outlive
+        their graders cannot hold up the next student."""
+        if not built:
+            return []
+        gpu = self.run_slots.get()
+        try:
+            if gpu is None or len(built) == 1 or self.args.labs_in_turn:
+                return [self.run_lab(b, gpu, None) for b in built]
+            lock = os.path.join(scratch, "gpu.lock")
+            with open(lock, "w"):
+                pass
+            os.chmod(lock, 0o644)  # flock needs only read access
+            with cf.ThreadPoolExecutor(len(built)) as pool:
+                return list(pool.map(lambda b: self.run_lab(b, gpu, lock), built))
+        finally:
+            self.run_slots.put(gpu)
 
     def _finish_lab(self, lab_out, record, start):
         record["seconds"] = round(time.monotonic() - start, 1)
@@ -196,8 +236,11 @@ class Batch:
         for rel, path in sorted(taken.items()):
             flags += review.flags_for_file(rel, read_text(path),
                                            read_text(os.path.join(self.course.src, rel)))
-        futures = [lab_pool.submit(self.grade_lab, sub, lab, taken, scratch) for lab in self.labs]
-        records = [f.result() for f in futures]
+        futures = [lab_pool.submit(self.build_lab, sub, lab, taken, scratch) for lab in self.labs]
+        done = [f.result() for f in futures]  # a record, or a BuiltLab to run
+        built = [d for d in done if isinstance(d, BuiltLab)]
+        ran = dict(zip((b.lab.name for b in built), self.run_labs(built, scratch)))
+        records = [ran[d.lab.name] if isinstance(d, BuiltLab) else d for d in done]
         for lab, rec in zip(self.labs, records):
             flags += review.speed_flags(rec, self.course.curves.get(lab.name, {}))
         shutil.rmtree(scratch, ignore_errors=True)

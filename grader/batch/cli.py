@@ -41,6 +41,9 @@ def grade_parser():
     p.add_argument("--cuda-arch", help="compute capability to build for, e.g. 90 "
                                        "(default: the first GPU's, or 80 without one)")
     p.add_argument("--no-sandbox", action="store_true", help="do not use bubblewrap")
+    p.add_argument("--labs-in-turn", action="store_true",
+                   help="run a student's lab graders one after another, each with the GPU "
+                        "alone (default: together, sharing the GPU, every measurement alone)")
     p.add_argument("--lab-timeout", type=int, default=900,
                    help="seconds for one lab's whole grader run (default 900)")
     p.add_argument("--test-timeout", type=int, default=0,

@@ -19,9 +19,10 @@ OUTPUT_LIMIT = 4000
 
 
 def graded_tests(rubric):
-    """The tests the batch runs: CPU and GPU groups (self-tests check the
-    grader, not the student)."""
-    return [t for t in rubric["tests"] if t["group"] in ("cpu", "gpu")]
+    """The tests the batch runs (the grader's --scored-only): CPU and GPU
+    tests worth points. Self-tests check the grader, not the student, and
+    the measurement tables earn nothing."""
+    return [t for t in rubric["tests"] if t["group"] in ("cpu", "gpu") and t["points"] > 0]
 
 
 def _clip(text, limit=OUTPUT_LIMIT):

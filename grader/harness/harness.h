@@ -114,6 +114,12 @@ void grader_note(const char *fmt, ...)
 #endif
     ;
 
+/* Before a test measures time: waits until it has the GPU to itself. Only
+ * the batch grader shares a GPU between graders (gpu_share.h); elsewhere
+ * this returns at once. A test that reports a time ("ms" metric) without
+ * calling it is run again alone. */
+void grader_gpu_exclusive(void);
+
 /* ---- time limits for one call into student code ----
  *
  * A kernel that never finishes blocks the next synchronising call forever.

@@ -17,6 +17,9 @@ enum { HARNESS_OUTPUT_KEEP = 6144 };
 
 extern result_record *harness_shared;
 
+/* CLOCK_MONOTONIC in seconds: the same clock in parent and child. */
+double harness_now(void);
+
 /* In a child: runs the test with its output going to capture_fd and returns
  * the child's exit code. */
 int harness_run_child(const grader_suite *suite, const grader_test *test, int capture_fd);

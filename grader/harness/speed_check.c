@@ -60,6 +60,7 @@ int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline
                   void *baseline_ctx, const timing_plan *plan, const timing_guard *guard,
                   const speed_spec *spec, timing_ab_result *result)
 {
+    grader_gpu_exclusive();
     /* A guarded run is one launch each (timing.h). The limit covers student
      * and baseline, and a baseline may run far below the rates of
      * grader_call_limit_s (an uncoalesced one: 10x). */

@@ -162,6 +162,7 @@ static double stage_ms(speed_env *e, stage s, int work)
 {
     enum { RUNS = 7 };
     double ms[RUNS];
+    grader_gpu_exclusive();
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
@@ -433,6 +434,7 @@ void gpu_stream_count_metrics(void **state)
 /* Milliseconds of the fastest of 5 event-timed cudaMemcpy calls. */
 static double copy_ms(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
+    grader_gpu_exclusive();
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));

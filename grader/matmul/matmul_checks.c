@@ -451,6 +451,7 @@ double matmul_time_ms(const matmul_impl *impl, matmul_shape s, const timing_plan
     stats_summary ms;
     /* Reported only, never judged (0 points): no per-run verification, but
      * one watchdog over all the runs, sized by their total work. */
+    grader_gpu_exclusive();
     int launches = (plan->warmup + plan->runs) * (plan->launches_per_run > 0 ? plan->launches_per_run : 1);
     grader_watch(call, grader_call_limit_s(0.0, 2.0 * s.m * s.n * (double)s.k * launches));
     int status = timing_measure(launch_matmul, &t, plan, NULL, &ms);

@@ -1,0 +1,85 @@
+/* Tests that use the GPU lock of gpu_share.h without touching the GPU, so
+ * the sharing rules are checked on any machine. Run by
+ * check_gpu_share_demo.cmake, which sets GRADER_GPU_SHARE, runs two demos
+ * at once and reads their results files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "harness_internal.h"
+
+/* Fails unless it runs with the GPU to itself: shared, the harness must
+ * run it again alone, and that run counts. */
+static void fails_unless_alone(void **state)
+{
+    (void)state;
+    GRADER_CHECK(harness_shared->exclusive, "ran while other graders shared the GPU");
+}
+
+/* Reports a time without claiming the GPU: must be run again alone. */
+static void times_without_claiming(void **state)
+{
+    (void)state;
+    grader_metric("made_up_ms", 1.0, "ms");
+}
+
+/* Claims the GPU first, as every timing test does: no second run. */
+static void claims_then_times(void **state)
+{
+    (void)state;
+    grader_gpu_exclusive();
+    grader_metric("made_up_ms", 1.0, "ms");
+}
+
+/* While a test has the GPU to itself, nobody may hold the lock. */
+static void exclusive_means_alone(void **state)
+{
+    (void)state;
+    grader_gpu_exclusive();
+    const char *path = getenv("GRADER_GPU_SHARE");
+    GRADER_CHECK(path != NULL, "GRADER_GPU_SHARE is not set");
+    int other = open(path, O_RDONLY);
+    GRADER_CHECK(other >= 0, "cannot open %s", path);
+    int rc = flock(other, LOCK_SH | LOCK_NB);
+    int err = errno;
+    close(other);
+    GRADER_CHECK(rc != 0 && err == EWOULDBLOCK, "another holder got the lock shared while a "
+                                                "test had it exclusively");
+}
+
+/* Holds the lock shared for 3 s (the other demo waits for it). */
+static void holds_gpu_shared(void **state)
+{
+    (void)state;
+    sleep(3);
+}
+
+/* Starts once the other demo holds the lock, then claims the GPU: waits
+ * about 2.5 s, which its 2 s time limit must not count. */
+static void waits_for_gpu(void **state)
+{
+    (void)state;
+    usleep(500 * 1000);
+    double start = harness_now();
+    grader_gpu_exclusive();
+    grader_metric("waited_s", harness_now() - start, "s");
+}
+
+static const grader_test tests[] = {
+    GRADER_TEST(fails_unless_alone, GROUP_GPU, 1),
+    GRADER_TEST(times_without_claiming, GROUP_GPU, 1),
+    GRADER_TEST(claims_then_times, GROUP_GPU, 1),
+    GRADER_TEST(exclusive_means_alone, GROUP_GPU, 1),
+    /* Run one at a time (--only) by the two-demo check. */
+    GRADER_TEST(holds_gpu_shared, GROUP_SELFTEST, 0),
+    GRADER_TEST(waits_for_gpu, GROUP_SELFTEST, 0),
+};
+
+int main(int argc, char **argv)
+{
+    grader_suite suite = {"share", "GPU sharing demo", "grader/harness/gpu_share.h", "self-test",
+                          tests, sizeof tests / sizeof tests[0]};
+    return grader_main(&suite, argc, argv);
+}
