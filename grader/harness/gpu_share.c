@@ -57,23 +57,47 @@ double gpu_share_waited(const result_record *rec, double now)
     return rec->gpu_wait_s + (since > 0.0 ? now - since : 0.0);
 }
 
-void grader_gpu_exclusive(void)
+void gpu_share_account(result_record *rec, double end)
 {
-    if (share_fd < 0 || harness_shared->exclusive)
-        return;
+    if (rec->gpu_alone_since > 0.0)
+        rec->gpu_alone_s += end - rec->gpu_alone_since;
+    rec->gpu_alone_since = 0.0;
+}
+
+/* In a child: converts its hold to `how`, counting the wait apart. */
+static int child_relock(int how)
+{
     /* A watchdog armed around the caller must not count the wait. */
     struct itimerval paused = {{0, 0}, {0, 0}}, left;
     setitimer(ITIMER_REAL, &paused, &left);
     double since = harness_now();
     harness_shared->gpu_wait_since = since;
-    /* flock converts this process's shared hold: it is given up, then the
-     * exclusive one waits until no other grader's test holds the lock. */
-    int rc = lock(LOCK_EX);
+    /* flock converts this process's hold: it is given up, then the new one
+     * waits (an exclusive one until no other grader's test holds the lock). */
+    int rc = lock(how);
     harness_shared->gpu_wait_s += harness_now() - since;
     harness_shared->gpu_wait_since = 0.0;
     if (left.it_value.tv_sec || left.it_value.tv_usec)
         setitimer(ITIMER_REAL, &left, NULL);
+    return rc;
+}
+
+void grader_gpu_exclusive(void)
+{
+    if (share_fd < 0 || harness_shared->gpu_alone_since > 0.0)
+        return;
+    int rc = child_relock(LOCK_EX);
     GRADER_CHECK(rc == 0, "grader: could not get the GPU to this test alone (flock: %s)",
                  strerror(errno));
     harness_shared->exclusive = 1;
+    harness_shared->gpu_alone_since = harness_now();
+}
+
+void grader_gpu_share_again(void)
+{
+    if (share_fd < 0 || harness_shared->gpu_alone_since <= 0.0)
+        return;
+    gpu_share_account(harness_shared, harness_now());
+    int rc = child_relock(LOCK_SH);
+    GRADER_CHECK(rc == 0, "grader: could not take the GPU lock back (flock: %s)", strerror(errno));
 }

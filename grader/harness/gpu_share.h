@@ -31,4 +31,7 @@ void gpu_share_drop(void);
  * time limit does not count them). */
 double gpu_share_waited(const result_record *rec, double now);
 
+/* Adds the time a test held the GPU alone up to `end` to its record. */
+void gpu_share_account(result_record *rec, double end);
+
 #endif

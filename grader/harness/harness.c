@@ -336,10 +336,14 @@ static void run_one_test(const grader_suite *suite, const grader_test *test, int
     }
     FILE *capture = tmpfile();
     double start = harness_now();
+    if (harness_shared->exclusive)
+        harness_shared->gpu_alone_since = start;
     int status = capture ? fork_and_wait(suite, test, fileno(capture), limit) : WAIT_NO_FORK;
-    out->seconds = harness_now() - start;
+    double end = harness_now();
+    out->seconds = end - start;
     if (uses_gpu)
         gpu_share_drop();
+    gpu_share_account(harness_shared, end);
     out->record = *harness_shared;
     classify(status, limit, out);
     if (capture) {

@@ -119,6 +119,9 @@ void grader_note(const char *fmt, ...)
  * this returns at once. A test that reports a time ("ms" metric) without
  * calling it is run again alone. */
 void grader_gpu_exclusive(void);
+/* After measuring: gives the GPU back to the other graders' tests (the
+ * rest of the test runs beside them). */
+void grader_gpu_share_again(void);
 
 /* ---- time limits for one call into student code ----
  *

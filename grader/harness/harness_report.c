@@ -94,9 +94,11 @@ static void write_json_test(FILE *f, const test_outcome *out)
     fprintf(f, "    {\"name\": ");
     json_write_string(f, out->test->name);
     fprintf(f, ", \"group\": \"%s\", \"status\": \"%s\", \"points\": %d, \"max_points\": %d, "
-               "\"bonus\": %s, \"seconds\": %.3f,\n     \"gated_by\": ",
+               "\"bonus\": %s, \"seconds\": %.3f,\n     \"gpu_wait_s\": %.3f, "
+               "\"gpu_alone_s\": %.3f, \"gated_by\": ",
             groups[out->test->group], outcome_name(out->status), out->credited,
-            out->test->points, out->test->bonus ? "true" : "false", out->seconds);
+            out->test->points, out->test->bonus ? "true" : "false", out->seconds,
+            out->record.gpu_wait_s, out->record.gpu_alone_s);
     if (out->gated_by)
         json_write_string(f, out->gated_by);
     else

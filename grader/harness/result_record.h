@@ -21,8 +21,10 @@ typedef struct {
     int returned;  /* the test function returned (the only way to pass) */
     int hung;      /* the watchdog stopped a call into student code */
     int skipped;
-    int exclusive; /* the test had the GPU to itself (gpu_share.h) */
-    double gpu_wait_s, gpu_wait_since; /* waiting for that: done, and since when (0: not) */
+    /* Sharing the GPU (gpu_share.h); times in seconds, "since" 0 when not. */
+    int exclusive;                     /* had the GPU to itself, for a while at least */
+    double gpu_wait_s, gpu_wait_since; /* waiting for the lock */
+    double gpu_alone_s, gpu_alone_since; /* holding it alone */
     char message[RECORD_TEXT_BYTES]; /* why it failed or was skipped */
     char notes[RECORD_TEXT_BYTES];   /* informational lines */
     int metric_count;

@@ -71,6 +71,7 @@ int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline
     int status = timing_interleaved(student, student_ctx, baseline, baseline_ctx, plan, &watched,
                                     result);
     grader_unwatch();
+    grader_gpu_share_again();
     /* Run 0 is the first call of the measurement: a wrong result there is a
      * wrong kernel. A wrong result after right ones is a call that skipped
      * its work (e.g. it remembered its last arguments). */

@@ -264,6 +264,7 @@ void gpu_pipeline_releases_everything(void **state)
     (void)state;
     grader_require_gpu();
     enum { CALLS = 4, STREAMS = 6, CAPACITY = 1 << 22 };
+    grader_gpu_exclusive(); /* free memory is the whole GPU's */
     CUDA_CHECK(cudaDeviceSynchronize());
     size_t free_before = 0, total = 0, free_after = 0;
     lab6_resource_counts before = lab6_resources_now();

@@ -1,8 +1,8 @@
 # cmake -D DEMO=path/to/gpu_share_demo -D WORK=folder -P check_gpu_share_demo.cmake
 # The rules of gpu_share.h: a test that failed or measured time while the
 # GPU was shared is run again alone; a test that claims the GPU waits for
-# every other holder, and its time limit does not count the wait; a grader
-# told to share but unable to open the lock does not run.
+# every other holder (its time limit does not count the wait) and can give
+# it back; a grader told to share but unable to open the lock does not run.
 file(MAKE_DIRECTORY ${WORK})
 set(lock ${WORK}/gpu.lock)
 file(WRITE ${lock} "")
@@ -31,7 +31,7 @@ if(NOT code EQUAL 0)
 endif()
 foreach(case "0;run again with the GPU to itself: it had failed"
              "1;run again with the GPU to itself: it had measured time"
-             "2;^$" "3;^$")
+             "2;^$" "3;^$" "4;^$")
   list(GET case 0 index)
   list(GET case 1 want)
   json_test("${json}" ${index} status notes)
@@ -39,6 +39,11 @@ foreach(case "0;run again with the GPU to itself: it had failed"
     message(FATAL_ERROR "shared, test ${index}: ${status}, notes '${notes}', wanted '${want}'")
   endif()
 endforeach()
+
+string(JSON alone GET "${json}" tests 4 gpu_alone_s)
+if(alone LESS 0.09 OR alone GREATER 1)
+  message(FATAL_ERROR "gives_the_gpu_back held the GPU alone for ${alone} s, not about 0.1 s")
+endif()
 
 # Two graders at once: the claim waits for the other's shared hold.
 execute_process(

@@ -49,6 +49,20 @@ static void exclusive_means_alone(void **state)
                                                 "test had it exclusively");
 }
 
+/* After measuring, the GPU is shared again: others may hold the lock. */
+static void gives_the_gpu_back(void **state)
+{
+    (void)state;
+    grader_gpu_exclusive();
+    usleep(100 * 1000);
+    grader_gpu_share_again();
+    int other = open(getenv("GRADER_GPU_SHARE"), O_RDONLY);
+    GRADER_CHECK(other >= 0, "cannot open the lock");
+    int rc = flock(other, LOCK_SH | LOCK_NB);
+    close(other);
+    GRADER_CHECK(rc == 0, "the lock stayed exclusive after grader_gpu_share_again");
+}
+
 /* Holds the lock shared for 3 s (the other demo waits for it). */
 static void holds_gpu_shared(void **state)
 {
@@ -72,6 +86,7 @@ static const grader_test tests[] = {
     GRADER_TEST(times_without_claiming, GROUP_GPU, 1),
     GRADER_TEST(claims_then_times, GROUP_GPU, 1),
     GRADER_TEST(exclusive_means_alone, GROUP_GPU, 1),
+    GRADER_TEST(gives_the_gpu_back, GROUP_GPU, 1),
     /* Run one at a time (--only) by the two-demo check. */
     GRADER_TEST(holds_gpu_shared, GROUP_SELFTEST, 0),
     GRADER_TEST(waits_for_gpu, GROUP_SELFTEST, 0),
