@@ -5,7 +5,7 @@ regenerate the class outputs from what is on disk.
 Builds of (student, lab) run on up to --jobs CPU workers. Then the
 student takes a GPU slot (one per visible GPU, CUDA_VISIBLE_DEVICES set;
 a CPU slot when there is no GPU): one student at a time per GPU. Their lab
-graders run together on it, sharing it through a lock file
+graders run together on it, sharing it through two lock files
 (GRADER_GPU_SHARE, grader/harness/gpu_share.h): correctness tests of
 several labs side by side, every measurement with the GPU to itself, and
 a test that failed while sharing run again alone. --labs-in-turn runs them
@@ -144,8 +144,8 @@ class Batch:
 
     def run_lab(self, built, gpu, share_lock):
         """Runs a built lab's grader on `gpu` (None: no GPU), sandboxed;
-        `share_lock`: the lock file through which it shares the GPU with
-        the student's other labs (gpu_share.h), or None."""
+        `share_lock`: the folder of the locks through which it shares the
+        GPU with the student's other labs (gpu_share.h), or None."""
         lab, work, lab_out = built.lab, built.work, built.lab_out
         results_path = os.path.join(work, "grader.json")
         run_log = os.path.join(work, "run.log")
@@ -193,7 +193,7 @@ class Batch:
     def run_labs(self, built, scratch):
         """A student's built labs: one GPU slot for all of them, their
         graders together (or in turn), records in the order given. The
-        lock is the student's own file: whatever of theirs might outlive
+        locks are the student's own files: whatever of theirs might outlive
         their graders cannot hold up the next student."""
         if not built:
             return []
@@ -201,10 +201,12 @@ class Batch:
         try:
             if gpu is None or len(built) == 1 or self.args.labs_in_turn:
                 return [self.run_lab(b, gpu, None) for b in built]
-            lock = os.path.join(scratch, "gpu.lock")
-            with open(lock, "w"):
-                pass
-            os.chmod(lock, 0o644)  # flock needs only read access
+            lock = os.path.join(scratch, "gpu-share")
+            os.makedirs(lock, mode=0o755, exist_ok=True)
+            for name in ("gate", "gpu"):  # gpu_share.c: flock needs only read access
+                with open(os.path.join(lock, name), "w"):
+                    pass
+                os.chmod(os.path.join(lock, name), 0o644)
             with cf.ThreadPoolExecutor(len(built)) as pool:
                 return list(pool.map(lambda b: self.run_lab(b, gpu, lock), built))
         finally:

@@ -1,7 +1,8 @@
 /* Sharing one GPU between the graders of one student (the batch grader).
  *
  * The batch grader may run all of a student's lab graders at once on one
- * GPU and sets GRADER_GPU_SHARE to a lock file, the same for all of them.
+ * GPU and sets GRADER_GPU_SHARE to a folder of two lock files ("gate" and
+ * "gpu", gpu_share.c says why two), the same for all of them.
  * Every GPU test then holds the lock shared while it runs, so correctness
  * tests of several labs run side by side; a test that measures time claims
  * it exclusively first (grader_gpu_exclusive, harness.h), so nothing else
@@ -15,10 +16,10 @@
 
 #include "result_record.h"
 
-/* Parent: opens the lock named by GRADER_GPU_SHARE. Returns 0 (also when
- * the variable is unset), -1 with a message on stderr when the file cannot
- * be opened: then the grader must not run, since its measurements would
- * not be protected. */
+/* Parent: opens the locks in GRADER_GPU_SHARE. Returns 0 (also when the
+ * variable is unset), -1 with a message on stderr when they cannot be
+ * opened: then the grader must not run, since its measurements would not
+ * be protected. */
 int gpu_share_open(void);
 int gpu_share_active(void);
 

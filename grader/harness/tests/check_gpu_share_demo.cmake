@@ -4,8 +4,9 @@
 # every other holder (its time limit does not count the wait) and can give
 # it back; a grader told to share but unable to open the lock does not run.
 file(MAKE_DIRECTORY ${WORK})
-set(lock ${WORK}/gpu.lock)
-file(WRITE ${lock} "")
+set(lock ${WORK}/gpu-share)
+file(WRITE ${lock}/gate "")
+file(WRITE ${lock}/gpu "")
 
 function(json_test json index out_status out_notes)
   string(JSON status GET "${json}" tests ${index} status)
@@ -60,7 +61,7 @@ if(NOT status STREQUAL "pass" OR missing OR waited LESS 1.5)
 endif()
 
 # A lock that cannot be opened: no grading at all.
-execute_process(COMMAND ${CMAKE_COMMAND} -E env GRADER_GPU_SHARE=${WORK}/missing/gpu.lock
+execute_process(COMMAND ${CMAKE_COMMAND} -E env GRADER_GPU_SHARE=${WORK}/missing
                 ${DEMO} RESULT_VARIABLE code OUTPUT_QUIET ERROR_VARIABLE err)
 if(NOT code EQUAL 2 OR NOT err MATCHES "cannot be opened")
   message(FATAL_ERROR "an unopenable lock: exit ${code}, '${err}'")

@@ -4,11 +4,24 @@
  * at once and reads their results files. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include "harness_internal.h"
+
+/* A second open of the lock every GPU test holds (gpu_share.c). */
+static int open_gpu_lock(void)
+{
+    const char *folder = getenv("GRADER_GPU_SHARE");
+    GRADER_CHECK(folder != NULL, "GRADER_GPU_SHARE is not set");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/gpu", folder);
+    int fd = open(path, O_RDONLY);
+    GRADER_CHECK(fd >= 0, "cannot open %s", path);
+    return fd;
+}
 
 /* Fails unless it runs with the GPU to itself: shared, the harness must
  * run it again alone, and that run counts. */
@@ -38,10 +51,7 @@ static void exclusive_means_alone(void **state)
 {
     (void)state;
     grader_gpu_exclusive();
-    const char *path = getenv("GRADER_GPU_SHARE");
-    GRADER_CHECK(path != NULL, "GRADER_GPU_SHARE is not set");
-    int other = open(path, O_RDONLY);
-    GRADER_CHECK(other >= 0, "cannot open %s", path);
+    int other = open_gpu_lock();
     int rc = flock(other, LOCK_SH | LOCK_NB);
     int err = errno;
     close(other);
@@ -56,8 +66,7 @@ static void gives_the_gpu_back(void **state)
     grader_gpu_exclusive();
     usleep(100 * 1000);
     grader_gpu_share_again();
-    int other = open(getenv("GRADER_GPU_SHARE"), O_RDONLY);
-    GRADER_CHECK(other >= 0, "cannot open the lock");
+    int other = open_gpu_lock();
     int rc = flock(other, LOCK_SH | LOCK_NB);
     close(other);
     GRADER_CHECK(rc == 0, "the lock stayed exclusive after grader_gpu_share_again");
