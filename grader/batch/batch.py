@@ -9,7 +9,9 @@ graders run together on it, sharing it through two lock files
 (GRADER_GPU_SHARE, grader/harness/gpu_share.h): correctness tests of
 several labs side by side, every measurement with the GPU to itself, and
 a test that failed while sharing run again alone. --labs-in-turn runs them
-one after another instead. Every file a student ends up with is written atomically, and
+one after another instead.
+
+Every file a student ends up with is written atomically, and
 OUT/<id>/labN/lab.json (written last) marks a lab as done, OUT/<id>/
 student.json a student: a batch killed at any moment is resumed by running
 it again, and redoes only the unfinished labs."""

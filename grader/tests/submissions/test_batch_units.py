@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Unit tests of the batch grader's pieces that need no build: the runner
-(process group killed at the limit, output cap), the speed curve, the
-review flags, archive safety. ctest: batch.units."""
+(process group killed at the limit, output cap), the speed curve, which
+tests run, one student's graders on one GPU, the review flags, archive
+safety. ctest: batch.units."""
 import io
 import os
+import queue
 import sys
 import tarfile
 import tempfile
+import threading
 import time
+import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import review, runner, sandbox, score, submissions, tasks  # noqa: E402
+from batch import batch, review, runner, sandbox, score, submissions, tasks  # noqa: E402
 
 FORK_LOOP = """
 import os, time
@@ -103,6 +107,58 @@ class CurveTest(unittest.TestCase):
         self.assertEqual((t["status"], t["score"], t["no_gpu"], t["output"]),
                          ("failed", 0.0, True, score.NO_GPU))
         self.assertEqual(rec["no_gpu_points"], 5)
+
+
+class GradedTestsTest(unittest.TestCase):
+    def test_only_tests_worth_points(self):
+        rubric = {"tests": [{"name": "a", "group": "cpu", "points": 5, "bonus": False},
+                            {"name": "table", "group": "gpu", "points": 0, "bonus": False},
+                            {"name": "self", "group": "selftest", "points": 0, "bonus": False},
+                            {"name": "b", "group": "gpu", "points": 2, "bonus": True}]}
+        self.assertEqual([t["name"] for t in score.graded_tests(rubric)], ["a", "b"])
+
+
+class StudentOnOneGpuTest(unittest.TestCase):
+    """run_labs: one GPU slot for a student's labs, their graders together
+    with a fresh pair of lock files, or in turn without them."""
+    def fake_batch(self, in_turn):
+        b = batch.Batch.__new__(batch.Batch)
+        b.args = types.SimpleNamespace(labs_in_turn=in_turn)
+        b.run_slots = queue.Queue()
+        b.run_slots.put("0")
+        return b
+
+    def test_together_with_locks(self):
+        b = self.fake_batch(False)
+        labs = ["lab1", "lab2", "lab3"]
+        together = threading.Barrier(len(labs), timeout=10)  # broken unless all run at once
+        seen = []
+
+        def run_lab(built, gpu, lock):
+            together.wait()
+            modes = [oct(os.stat(os.path.join(lock, n)).st_mode & 0o777) for n in ("gate", "gpu")]
+            seen.append((built, gpu, lock, modes))
+            return built + " graded"
+        b.run_lab = run_lab
+        with tempfile.TemporaryDirectory() as scratch:
+            self.assertEqual(b.run_labs(labs, scratch), [l + " graded" for l in labs])
+            self.assertEqual({s[2] for s in seen}, {os.path.join(scratch, "gpu-share")})
+        self.assertTrue(all(s[1] == "0" and s[3] == ["0o644", "0o644"] for s in seen), seen)
+        self.assertEqual(b.run_slots.get_nowait(), "0")  # the slot came back
+
+    def test_in_turn_without_locks(self):
+        b = self.fake_batch(True)
+        running = []
+
+        def run_lab(built, gpu, lock):
+            running.append(built)
+            self.assertEqual((len(running), lock), (1, None))
+            running.remove(built)
+            return built
+        b.run_lab = run_lab
+        with tempfile.TemporaryDirectory() as scratch:
+            self.assertEqual(b.run_labs(["lab1", "lab2"], scratch), ["lab1", "lab2"])
+            self.assertFalse(os.path.exists(os.path.join(scratch, "gpu-share")))
 
 
 class ReviewTest(unittest.TestCase):
