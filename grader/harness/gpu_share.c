@@ -125,7 +125,8 @@ void grader_gpu_exclusive(void)
 
 void grader_gpu_share_again(void)
 {
-    if (gpu_fd < 0 || harness_shared->gpu_alone_since <= 0.0)
+    /* A second run keeps the GPU to itself to the end (harness.c). */
+    if (gpu_fd < 0 || harness_shared->gpu_alone_since <= 0.0 || harness_shared->run_alone)
         return;
     gpu_share_account(harness_shared, harness_now());
     int rc = child_relock(0);

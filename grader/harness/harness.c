@@ -332,7 +332,7 @@ static void run_one_test(const grader_suite *suite, const grader_test *test, int
     int uses_gpu = test->group != GROUP_CPU;
     if (uses_gpu) {
         gpu_share_take(alone);
-        harness_shared->exclusive = alone && gpu_share_active();
+        harness_shared->exclusive = harness_shared->run_alone = alone && gpu_share_active();
     }
     FILE *capture = tmpfile();
     double start = harness_now();
@@ -361,14 +361,15 @@ static int reported_a_time(const result_record *rec)
 }
 
 /* While the GPU was shared, another grader's test may have made this one
- * fail (it filled the GPU's memory, say) or, had it measured without
- * claiming the GPU, flattered its time. Such a test runs once more, alone,
- * and that run counts: sharing changes how long grading takes, never a
- * score. A test that ran out of its own time limit is not run again. */
+ * fail (it filled the GPU's memory, say, before or after a measurement) or,
+ * had it measured without claiming the GPU, flattered its time. Such a test
+ * runs once more, alone from start to end, and that run counts: sharing
+ * changes how long grading takes, never a score. A test that ran out of its
+ * own time limit is not run again. */
 static const char *rerun_alone_because(const test_outcome *out)
 {
     const result_record *rec = &out->record;
-    if (!gpu_share_active() || out->test->group == GROUP_CPU || rec->exclusive)
+    if (!gpu_share_active() || out->test->group == GROUP_CPU || rec->run_alone)
         return NULL;
     switch (out->status) {
     case OUTCOME_FAIL:
@@ -377,7 +378,8 @@ static const char *rerun_alone_because(const test_outcome *out)
     case OUTCOME_TIMEOUT:
         return rec->hung ? "a call had hung while other graders shared the GPU" : NULL;
     case OUTCOME_PASS:
-        return reported_a_time(rec) ? "it had measured time while sharing the GPU" : NULL;
+        return reported_a_time(rec) && !rec->exclusive
+                   ? "it had measured time while sharing the GPU" : NULL;
     default:
         return NULL;
     }

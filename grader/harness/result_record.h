@@ -23,6 +23,7 @@ typedef struct {
     int skipped;
     /* Sharing the GPU (gpu_share.h); times in seconds, "since" 0 when not. */
     int exclusive;                     /* had the GPU to itself, for a while at least */
+    int run_alone;                     /* ... from start to end (a second run) */
     double gpu_wait_s, gpu_wait_since; /* waiting for the lock */
     double gpu_alone_s, gpu_alone_since; /* holding it alone */
     char message[RECORD_TEXT_BYTES]; /* why it failed or was skipped */

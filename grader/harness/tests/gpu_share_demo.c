@@ -72,6 +72,16 @@ static void gives_the_gpu_back(void **state)
     GRADER_CHECK(rc == 0, "the lock stayed exclusive after grader_gpu_share_again");
 }
 
+/* Fails after its measurement, when the GPU is shared again: must be run
+ * again, alone to the end. */
+static void fails_after_measuring(void **state)
+{
+    (void)state;
+    grader_gpu_exclusive();
+    grader_gpu_share_again();
+    GRADER_CHECK(harness_shared->run_alone, "failed after measuring, while sharing the GPU");
+}
+
 /* Holds the lock shared for 3 s (the other demo waits for it). */
 static void holds_gpu_shared(void **state)
 {
@@ -96,6 +106,7 @@ static const grader_test tests[] = {
     GRADER_TEST(claims_then_times, GROUP_GPU, 1),
     GRADER_TEST(exclusive_means_alone, GROUP_GPU, 1),
     GRADER_TEST(gives_the_gpu_back, GROUP_GPU, 1),
+    GRADER_TEST(fails_after_measuring, GROUP_GPU, 1),
     /* Run one at a time (--only) by the two-demo check. */
     GRADER_TEST(holds_gpu_shared, GROUP_SELFTEST, 0),
     GRADER_TEST(waits_for_gpu, GROUP_SELFTEST, 0),
