@@ -14,53 +14,26 @@
 #include "lab6_baselines.h"
 #include "lab6_rubric.h"
 
-typedef struct {
-    lab6_pipeline *p;
-    float *h_in, *h_serial_out, *d_in, *d_out;
-    int n, chunks, work;
-    lab6_order order;
-} pipeline_call;
-
-/* Waited for: the stop event then follows all the work, whatever kind of
- * streams the pipeline uses (as the grader does). */
-static int finish(int status)
-{
-    cudaError_t err = cudaDeviceSynchronize();
-    return status == 0 && err != cudaSuccess ? LAB_ERR_CUDA : status;
-}
-
-static int launch_streamed(void *ctx)
-{
-    pipeline_call *c = ctx;
-    return finish(lab6_pipeline_run(c->p, c->n, c->chunks, c->work, c->order));
-}
-
-static int launch_serial(void *ctx)
-{
-    pipeline_call *c = ctx;
-    return finish(lab6_serial_pipeline(c->h_in, c->h_serial_out, c->d_in, c->d_out, c->n,
-                                       c->work));
-}
-
+/* The stages alone, on the serial pipeline's buffers. */
 static int launch_copy_in(void *ctx)
 {
-    pipeline_call *c = ctx;
-    return lab6_copy_in(c->h_in, c->d_in, c->n);
+    const lab6_timed_call *c = ctx;
+    return lab6_copy_in(c->host_in, c->dev_in, c->n);
 }
 
 static int launch_kernel(void *ctx)
 {
-    pipeline_call *c = ctx;
-    return lab6_reference_transform(c->d_in, c->d_out, c->n, c->work);
+    const lab6_timed_call *c = ctx;
+    return lab6_reference_transform(c->dev_in, c->dev_out, c->n, c->work);
 }
 
 static int launch_copy_out(void *ctx)
 {
-    pipeline_call *c = ctx;
-    return lab6_copy_out(c->d_out, c->h_serial_out, c->n);
+    const lab6_timed_call *c = ctx;
+    return lab6_copy_out(c->dev_out, c->host_out, c->n);
 }
 
-static double median_ms(timed_launch launch, pipeline_call *c, const bench_options *o)
+static double median_ms(timed_launch launch, lab6_timed_call *c, const bench_options *o)
 {
     stats_summary s;
     return timing_measure(launch, c, &o->plan, NULL, &s) == 0 ? s.median : 0.0;
@@ -78,19 +51,20 @@ int main(int argc, char **argv)
         return 1;
     }
     const size_t bytes = (size_t)LAB6_SPEED_N * sizeof(float);
-    pipeline_call base = {.p = p, .h_in = lab6_pipeline_host_input(p), .chunks = LAB6_SPEED_CHUNKS};
-    base.d_in = bench_alloc_floats(LAB6_SPEED_N);
-    base.d_out = bench_alloc_floats(LAB6_SPEED_N);
-    if (cudaMallocHost((void **)&base.h_serial_out, bytes) != cudaSuccess) {
+    float *pinned_in = lab6_pipeline_host_input(p);
+    lab6_timed_call base = {.p = p, .chunks = LAB6_SPEED_CHUNKS, .host_in = pinned_in};
+    base.dev_in = bench_alloc_floats(LAB6_SPEED_N);
+    base.dev_out = bench_alloc_floats(LAB6_SPEED_N);
+    if (cudaMallocHost((void **)&base.host_out, bytes) != cudaSuccess) {
         fprintf(stderr, "bench_lab6: cannot pin %zu bytes\n", bytes);
         return 1;
     }
-    device_fill_uniform(base.d_in, LAB6_SPEED_N, o.seed, -1.0f, 1.0f);
-    cudaMemcpy(base.h_in, base.d_in, bytes, cudaMemcpyDeviceToHost);
+    device_fill_uniform(base.dev_in, LAB6_SPEED_N, o.seed, -1.0f, 1.0f);
+    cudaMemcpy(pinned_in, base.dev_in, bytes, cudaMemcpyDeviceToHost);
     bench_plan(2 * 4);
     int first_error = 0;
     for (int s = 0; s < 2; ++s) {
-        pipeline_call serial = base;
+        lab6_timed_call serial = base;
         serial.n = SIZES[s];
         /* The grader's balanced work: the kernel about as long as the H2D copy. */
         enum { PROBE = 1024 };
@@ -101,13 +75,13 @@ int main(int argc, char **argv)
         serial.work = work < 1 ? 1 : work > LAB6_MAX_WORK ? LAB6_MAX_WORK : (int)(work + 0.5);
         bench_note("lab 6 %s: balanced work %d FMA per element", SIZE_NAMES[s], serial.work);
 
-        pipeline_call depth = serial, breadth = serial;
+        lab6_timed_call depth = serial, breadth = serial;
         depth.order = LAB6_DEPTH_FIRST;
         breadth.order = LAB6_BREADTH_FIRST;
         bench_entry kernels[] = {
-            {"streamed", "16 streams, 64 chunks, depth-first (lab 6)", launch_streamed, &depth},
+            {"streamed", "16 streams, 64 chunks, depth-first (lab 6)", lab6_timed_streamed, &depth},
             {"streamed_breadth_first", "16 streams, 64 chunks, breadth-first (lab 6)",
-             launch_streamed, &breadth},
+             lab6_timed_streamed, &breadth},
         };
         /* The longest stage alone is the bound. */
         const struct {
@@ -129,7 +103,7 @@ int main(int argc, char **argv)
             .lab = 6, .problem = "pipeline", .size = SIZE_NAMES[s], .x = SIZES[s],
             .work = 2.0 * SIZES[s] * sizeof(float), .unit = "GB/s",
             .baseline = {"serial", "serial: one copy in, one kernel, one copy out (grader's)",
-                         launch_serial, &serial},
+                         lab6_timed_serial, &serial},
             .kernels = kernels, .kernel_count = 2,
             .ceiling = {"longest_stage", stages[longest].label, stages[longest].launch, &serial},
             .ceiling_name = "longest_stage", .out = NULL};

@@ -85,27 +85,18 @@ static void env_use_pipeline(speed_env *e, lab6_pipeline *p)
 
 /* ------------------------------------------------------ timed launches */
 
-static int finish(int status)
-{
-    cudaError_t err = cudaDeviceSynchronize();
-    if (status == 0 && err != cudaSuccess)
-        status = lab_fail(LAB_ERR_CUDA, "the pipeline's work failed on the GPU: %s",
-                          cudaGetErrorString(err));
-    return status;
-}
-
 /* The student's pipeline, waited for: the stop event then follows all of
  * its work whatever kind of streams it used. */
 static int student_run(void *ctx)
 {
     speed_env *e = ctx;
-    return finish(lab6_pipeline_run(e->p, e->n, e->chunks, e->work, e->order));
+    return lab6_wait_for(lab6_pipeline_run(e->p, e->n, e->chunks, e->work, e->order));
 }
 
 static int serial_run(void *ctx)
 {
     speed_env *e = ctx;
-    return finish(lab6_serial_pipeline(e->h_in, e->h_serial_out, e->d_in, e->d_out, e->n,
+    return lab6_wait_for(lab6_serial_pipeline(e->h_in, e->h_serial_out, e->d_in, e->d_out, e->n,
                                        e->work));
 }
 
@@ -113,7 +104,7 @@ static int serial_run(void *ctx)
 static int serial_as_student(void *ctx)
 {
     speed_env *e = ctx;
-    return finish(lab6_serial_pipeline(e->h_in, e->h_out, e->d_in, e->d_out, e->n, e->work));
+    return lab6_wait_for(lab6_serial_pipeline(e->h_in, e->h_out, e->d_in, e->d_out, e->n, e->work));
 }
 
 /* Fresh inputs (on the device, then into the pinned input), the reference
