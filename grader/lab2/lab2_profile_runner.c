@@ -2,9 +2,6 @@
  * picks the row) once each, for Nsight Compute (grader/tools/ncu_profile.py).
  *
  *   lab2_profile [size]      square matrices, default 1024 */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "profile_runner.h"
 
 #include "lab2.h"
@@ -14,11 +11,9 @@
 
 int main(int argc, char **argv)
 {
-    int size = argc == 2 ? atoi(argv[1]) : 1024;
-    if (argc > 2 || size <= 0 || size > 8192) {
-        fprintf(stderr, "usage: %s [size]   (1..8192; default 1024)\n", argv[0]);
+    int size = profile_matrix_size(argc, argv, 1024, 1, 8192);
+    if (!size)
         return 2;
-    }
     size_t bytes = (size_t)size * size * sizeof(float);
     float *a, *b, *c;
     if (!profile_device_arrays(RUNNER, bytes, &a, &b, &c))

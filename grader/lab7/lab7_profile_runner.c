@@ -3,9 +3,6 @@
  * (grader/tools/ncu_profile.py).
  *
  *   lab7_profile [size]      M = N = K = size, default 4096 (a multiple of 128) */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "profile_runner.h"
 
 #include "lab3.h"
@@ -16,12 +13,9 @@
 
 int main(int argc, char **argv)
 {
-    int size = argc == 2 ? atoi(argv[1]) : 4096;
-    if (argc > 2 || size <= 0 || size % LAB7_SIZE_MULTIPLE != 0 || size > 16384) {
-        fprintf(stderr, "usage: %s [size]   (a multiple of %d, at most 16384)\n", argv[0],
-                LAB7_SIZE_MULTIPLE);
+    int size = profile_matrix_size(argc, argv, 4096, LAB7_SIZE_MULTIPLE, 16384);
+    if (!size)
         return 2;
-    }
     size_t bytes = (size_t)size * (size_t)size * sizeof(float);
     float *a, *b, *c;
     if (!profile_device_arrays(RUNNER, bytes, &a, &b, &c))

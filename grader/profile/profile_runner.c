@@ -1,8 +1,22 @@
 #include "profile_runner.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cuda_runtime_api.h>
+
+int profile_matrix_size(int argc, char **argv, int fallback, int multiple, int largest)
+{
+    int size = argc == 2 ? atoi(argv[1]) : fallback;
+    if (argc <= 2 && size > 0 && size % multiple == 0 && size <= largest)
+        return size;
+    if (multiple == 1)
+        fprintf(stderr, "usage: %s [size]   (1..%d; default %d)\n", argv[0], largest, fallback);
+    else
+        fprintf(stderr, "usage: %s [size]   (a multiple of %d, at most %d)\n", argv[0], multiple,
+                largest);
+    return 0;
+}
 
 int profile_device_arrays(const char *runner, size_t bytes, float **in0, float **in1, float **out)
 {

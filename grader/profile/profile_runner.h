@@ -14,6 +14,11 @@
 extern "C" {
 #endif
 
+/* The matrix runners' (labs 2, 3, 7) one argument: the size of square
+ * matrices, `fallback` without it, else a multiple of `multiple` in
+ * 1..`largest`. Returns it, or 0 after a usage line on stderr. */
+int profile_matrix_size(int argc, char **argv, int fallback, int multiple, int largest);
+
 /* Three arrays of `bytes` on the GPU, the first two zeroed (inputs, the
  * third the output). Returns 1, or 0 after one line on stderr naming
  * `runner` (e.g. "lab3_profile"). */
