@@ -36,6 +36,6 @@ static const grader_test tests[] = {
 int main(int argc, char **argv)
 {
     grader_suite suite = {"common", "common/ unit tests", "common/", GRADER_IMPLEMENTATION,
-                          tests, sizeof tests / sizeof tests[0]};
+                          tests, sizeof tests / sizeof tests[0], .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

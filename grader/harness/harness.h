@@ -59,6 +59,10 @@ typedef struct {
     const char *implementation; /* "labs" or "solutions": GRADER_IMPLEMENTATION */
     const grader_test *tests;
     size_t count;
+    /* 1: the tests overlap work on several streams (lab 6), so their
+     * processes keep CUDA's default number of hardware queues; 0: one
+     * queue, which makes each test's CUDA context cheaper (harness.c). */
+    int concurrent_streams;
 } grader_suite;
 
 /* Parses the command line (--help lists it), runs the selected tests and

@@ -25,6 +25,7 @@ static const grader_test tests[] = {
 int main(int argc, char **argv)
 {
     grader_suite suite = {"lab2", "Lab 2 - naive matrix multiply", "handouts/lab2-naive-matmul.md",
-                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0]};
+                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
+                          .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

@@ -34,6 +34,6 @@ int main(int argc, char **argv)
 {
     grader_suite suite = {"lab4", "Lab 4 - transpose and bank conflicts",
                           "handouts/lab4-transpose-bank-conflicts.md", GRADER_IMPLEMENTATION,
-                          tests, sizeof tests / sizeof tests[0]};
+                          tests, sizeof tests / sizeof tests[0], .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

@@ -40,6 +40,6 @@ int main(int argc, char **argv)
 {
     grader_suite suite = {"lab5", "Lab 5 - parallel reduction",
                           "handouts/lab5-reduction-divergence.md", GRADER_IMPLEMENTATION, tests,
-                          sizeof tests / sizeof tests[0]};
+                          sizeof tests / sizeof tests[0], .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

@@ -28,6 +28,6 @@ int main(int argc, char **argv)
 {
     grader_suite suite = {"lab6", "Lab 6 - overlapping copies and kernels with streams",
                           LAB6_HANDOUT, GRADER_IMPLEMENTATION, tests,
-                          sizeof tests / sizeof tests[0]};
+                          sizeof tests / sizeof tests[0], .concurrent_streams = 1};
     return grader_main(&suite, argc, argv);
 }

@@ -41,6 +41,7 @@ static const grader_test tests[] = {
 int main(int argc, char **argv)
 {
     grader_suite suite = {"lab7", "Lab 7 - warp tiling", "handouts/lab7-warp-tiling.md",
-                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0]};
+                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
+                          .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

@@ -5,6 +5,7 @@
  * results file. */
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -85,6 +86,17 @@ static void gpu_works_after_fault(void **state)
     GRADER_CHECK(demo_launch_ok() == 42, "a clean launch after the fault gave a wrong result");
 }
 
+/* Test processes get one CUDA hardware queue unless the suite overlaps
+ * streams (harness.c). */
+static void one_hardware_queue(void **state)
+{
+    (void)state;
+    const char *queues = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    GRADER_CHECK(queues && strcmp(queues, "1") == 0,
+                 "CUDA_DEVICE_MAX_CONNECTIONS is %s in the test process, expected 1",
+                 queues ? queues : "unset");
+}
+
 static const grader_test tests[] = {
     GRADER_TEST(passes, GROUP_CPU, 1),
     GRADER_TEST(fails, GROUP_CPU, 2),
@@ -100,11 +112,12 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_kernel_hangs, GROUP_GPU, 7),
     GRADER_TEST(gpu_kernel_faults, GROUP_GPU, 8),
     GRADER_TEST(gpu_works_after_fault, GROUP_GPU, 9),
+    GRADER_TEST(one_hardware_queue, GROUP_CPU, 0),
 };
 
 int main(int argc, char **argv)
 {
     grader_suite suite = {"demo", "harness demo", "grader/harness/harness.h", "self-test",
-                          tests, sizeof tests / sizeof tests[0]};
+                          tests, sizeof tests / sizeof tests[0], .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

@@ -157,6 +157,7 @@ static const grader_test tests[] = {
 int main(int argc, char **argv)
 {
     grader_suite suite = {"racecheck", "racecheck report parser", "grader/harness/racecheck.h",
-                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0]};
+                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
+                          .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

@@ -171,6 +171,6 @@ int main(int argc, char **argv)
 {
     grader_suite suite = {"lab6_overlap_test", "Lab 6's overlap judge on hand-made timelines",
                           "grader/lab6/lab6_overlap.h", GRADER_IMPLEMENTATION, tests,
-                          sizeof tests / sizeof tests[0]};
+                          sizeof tests / sizeof tests[0], .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }
