@@ -7,9 +7,9 @@ student takes a GPU slot (one per visible GPU, CUDA_VISIBLE_DEVICES set;
 a CPU slot when there is no GPU): one student at a time per GPU. Their lab
 graders run together on it, sharing it through two lock files
 (GRADER_GPU_SHARE, grader/harness/gpu_share.h): correctness tests of
-several labs side by side, every measurement with the GPU to itself, and
-a test that failed while sharing run again alone. --labs-in-turn runs them
-one after another instead.
+several labs side by side (--tests-at-once of each grader), every
+measurement with the GPU to itself, and a test that failed while sharing
+run again alone. --labs-in-turn runs them one after another instead.
 
 Every file a student ends up with is written atomically, and
 OUT/<id>/labN/lab.json (written last) marks a lab as done, OUT/<id>/
@@ -144,6 +144,16 @@ class Batch:
             return self._finish_lab(lab_out, record, start)
         return BuiltLab(lab, exe, work, lab_out, start)
 
+    def grader_argv(self, exe, results_path, share_lock):
+        """The grader's command line. Several tests at once (--jobs) only
+        under the locks: the harness refuses it without them."""
+        argv = [exe, "--scored-only", "--results", results_path]
+        if self.args.test_timeout:
+            argv += ["--timeout", str(self.args.test_timeout)]
+        if share_lock and self.args.tests_at_once > 1:
+            argv += ["--jobs", str(self.args.tests_at_once)]
+        return argv
+
     def run_lab(self, built, gpu, share_lock):
         """Runs a built lab's grader on `gpu` (None: no GPU), sandboxed;
         `share_lock`: the folder of the locks through which it shares the
@@ -151,9 +161,7 @@ class Batch:
         lab, work, lab_out = built.lab, built.work, built.lab_out
         results_path = os.path.join(work, "grader.json")
         run_log = os.path.join(work, "run.log")
-        argv = [built.exe, "--scored-only", "--results", results_path]
-        if self.args.test_timeout:
-            argv += ["--timeout", str(self.args.test_timeout)]
+        argv = self.grader_argv(built.exe, results_path, share_lock)
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8",
                "TMPDIR": "/tmp"}
         # The instructor's settings, never the student's: the seed, and

@@ -17,6 +17,16 @@ def _shard(text):
     return i, n
 
 
+def _tests_at_once(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 8:  # HARNESS_MAX_JOBS in grader/harness/harness_internal.h
+        raise argparse.ArgumentTypeError("--tests-at-once wants a number from 1 to 8")
+    return n
+
+
 def _labs(text):
     return [int(x) for x in text.replace(",", " ").split()]
 
@@ -44,6 +54,9 @@ def grade_parser():
     p.add_argument("--labs-in-turn", action="store_true",
                    help="run a student's lab graders one after another, each with the GPU "
                         "alone (default: together, sharing the GPU, every measurement alone)")
+    p.add_argument("--tests-at-once", type=_tests_at_once, default=2, metavar="N",
+                   help="tests each grader runs side by side while a student's graders share "
+                        "the GPU (the harness's --jobs, 1-8; default 2)")
     p.add_argument("--lab-timeout", type=int, default=900,
                    help="seconds for one lab's whole grader run (default 900)")
     p.add_argument("--test-timeout", type=int, default=0,

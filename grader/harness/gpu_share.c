@@ -23,10 +23,11 @@
 
 #include "harness_internal.h"
 
-/* Inherited by every test child: the child converts the same locks. */
-static int gate_fd = -1, gpu_fd = -1;
+static const char *folder; /* GRADER_GPU_SHARE; NULL: no sharing */
+/* In a test's child: its own hold (gpu_share_adopt). */
+static gpu_hold child_hold = GPU_HOLD_NONE;
 
-static int open_in(const char *folder, const char *name)
+static int open_in(const char *name)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", folder, name);
@@ -37,17 +38,39 @@ static int open_in(const char *folder, const char *name)
     return fd;
 }
 
-int gpu_share_open(void)
+static void close_hold(gpu_hold *hold)
 {
-    const char *folder = getenv("GRADER_GPU_SHARE");
-    if (!folder || !*folder)
-        return 0;
-    gate_fd = open_in(folder, "gate");
-    gpu_fd = gate_fd < 0 ? -1 : open_in(folder, "gpu");
-    return gpu_fd < 0 ? -1 : 0;
+    if (hold->gate >= 0)
+        close(hold->gate);
+    if (hold->gpu >= 0)
+        close(hold->gpu);
+    hold->gate = hold->gpu = -1;
 }
 
-int gpu_share_active(void) { return gpu_fd >= 0; }
+static int open_hold(gpu_hold *hold)
+{
+    hold->gate = open_in("gate");
+    hold->gpu = hold->gate < 0 ? -1 : open_in("gpu");
+    if (hold->gpu >= 0)
+        return 0;
+    close_hold(hold);
+    return -1;
+}
+
+int gpu_share_open(void)
+{
+    const char *named = getenv("GRADER_GPU_SHARE");
+    if (!named || !*named)
+        return 0;
+    folder = named;
+    gpu_hold probe = GPU_HOLD_NONE;
+    if (open_hold(&probe) != 0)
+        return -1;
+    close_hold(&probe);
+    return 0;
+}
+
+int gpu_share_active(void) { return folder != NULL; }
 
 static int lock(int fd, int how)
 {
@@ -59,28 +82,58 @@ static int lock(int fd, int how)
 
 /* The GPU alone: the gate first (no new test starts), then every running
  * test's shared hold must end. */
-static int lock_alone(void)
+static int lock_alone(const gpu_hold *hold)
 {
-    return lock(gate_fd, LOCK_EX) || lock(gpu_fd, LOCK_EX) ? -1 : 0;
+    return lock(hold->gate, LOCK_EX) || lock(hold->gpu, LOCK_EX) ? -1 : 0;
 }
 
-void gpu_share_take(int exclusive)
+/* Without waiting: the gate for an instant, then the GPU shared. */
+static int try_lock_shared(const gpu_hold *hold)
 {
-    if (gpu_fd < 0)
-        return;
-    int rc = exclusive ? lock_alone()
-                       : lock(gate_fd, LOCK_EX) || lock(gpu_fd, LOCK_SH) || lock(gate_fd, LOCK_UN);
-    if (rc != 0)
+    if (lock(hold->gate, LOCK_EX | LOCK_NB) != 0)
+        return errno == EWOULDBLOCK ? 0 : -1;
+    int rc = lock(hold->gpu, LOCK_SH | LOCK_NB);
+    int err = errno;
+    lock(hold->gate, LOCK_UN);
+    if (rc == 0)
+        return 1;
+    return err == EWOULDBLOCK ? 0 : -1;
+}
+
+int gpu_share_take(gpu_hold *hold, int exclusive, int wait)
+{
+    *hold = (gpu_hold)GPU_HOLD_NONE;
+    if (!folder)
+        return 1;
+    if (open_hold(hold) != 0)
+        return -1;
+    int rc;
+    if (exclusive)
+        rc = lock_alone(hold) == 0 ? 1 : -1;
+    else if (wait)
+        rc = lock(hold->gate, LOCK_EX) || lock(hold->gpu, LOCK_SH) || lock(hold->gate, LOCK_UN)
+                 ? -1 : 1;
+    else
+        rc = try_lock_shared(hold);
+    if (rc < 0)
         perror("grader: flock(GRADER_GPU_SHARE)");
+    if (rc != 1)
+        close_hold(hold);
+    return rc;
 }
 
-void gpu_share_drop(void)
+void gpu_share_drop(gpu_hold *hold)
 {
-    if (gpu_fd < 0)
+    if (hold->gpu < 0)
         return;
-    lock(gpu_fd, LOCK_UN);
-    lock(gate_fd, LOCK_UN); /* held when the test had the GPU alone at its end */
+    /* Unlock before closing: a process the test left behind may still have
+     * these files open, and must not keep the lock. */
+    lock(hold->gpu, LOCK_UN);
+    lock(hold->gate, LOCK_UN); /* held when the test had the GPU alone at its end */
+    close_hold(hold);
 }
+
+void gpu_share_adopt(const gpu_hold *hold) { child_hold = *hold; }
 
 double gpu_share_waited(const result_record *rec, double now)
 {
@@ -103,8 +156,8 @@ static int child_relock(int alone)
     setitimer(ITIMER_REAL, &paused, &left);
     double since = harness_now();
     harness_shared->gpu_wait_since = since;
-    int rc = alone ? lock(gpu_fd, LOCK_UN) || lock_alone()
-                   : lock(gpu_fd, LOCK_SH) || lock(gate_fd, LOCK_UN);
+    int rc = alone ? lock(child_hold.gpu, LOCK_UN) || lock_alone(&child_hold)
+                   : lock(child_hold.gpu, LOCK_SH) || lock(child_hold.gate, LOCK_UN);
     harness_shared->gpu_wait_s += harness_now() - since;
     harness_shared->gpu_wait_since = 0.0;
     if (left.it_value.tv_sec || left.it_value.tv_usec)
@@ -114,7 +167,7 @@ static int child_relock(int alone)
 
 void grader_gpu_exclusive(void)
 {
-    if (gpu_fd < 0 || harness_shared->gpu_alone_since > 0.0)
+    if (child_hold.gpu < 0 || harness_shared->gpu_alone_since > 0.0)
         return;
     int rc = child_relock(1);
     GRADER_CHECK(rc == 0, "grader: could not get the GPU to this test alone (flock: %s)",
@@ -126,7 +179,8 @@ void grader_gpu_exclusive(void)
 void grader_gpu_share_again(void)
 {
     /* A second run keeps the GPU to itself to the end (harness.c). */
-    if (gpu_fd < 0 || harness_shared->gpu_alone_since <= 0.0 || harness_shared->run_alone)
+    if (child_hold.gpu < 0 || harness_shared->gpu_alone_since <= 0.0 ||
+        harness_shared->run_alone)
         return;
     gpu_share_account(harness_shared, harness_now());
     int rc = child_relock(0);

@@ -16,17 +16,31 @@
 
 #include "result_record.h"
 
-/* Parent: opens the locks in GRADER_GPU_SHARE. Returns 0 (also when the
- * variable is unset), -1 with a message on stderr when they cannot be
- * opened: then the grader must not run, since its measurements would not
- * be protected. */
+/* One test's hold on the locks: its own open files, so that tests a grader
+ * runs side by side (--jobs) hold and convert the lock apart. */
+typedef struct {
+    int gate, gpu;
+} gpu_hold;
+#define GPU_HOLD_NONE {-1, -1}
+
+/* Parent: checks that the locks in GRADER_GPU_SHARE can be opened. Returns
+ * 0 (also when the variable is unset), -1 with a message on stderr when they
+ * cannot: then the grader must not run, since its measurements would not be
+ * protected. */
 int gpu_share_open(void);
 int gpu_share_active(void);
 
-/* Parent, around one test process: takes the lock (shared, or exclusive
- * for a test that must run alone) and drops it once the test has ended. */
-void gpu_share_take(int exclusive);
-void gpu_share_drop(void);
+/* Parent, before forking a test: takes the lock for it, shared or
+ * (exclusive) alone, waiting as long as it takes; but a shared take with
+ * wait == 0 returns 0 at once when the GPU cannot be had now (a test
+ * measures or asks to). Returns 1 when taken (or when there is no lock), -1
+ * with a message on stderr when the lock failed. */
+int gpu_share_take(gpu_hold *hold, int exclusive, int wait);
+/* Parent, once the test has ended: releases the hold. */
+void gpu_share_drop(gpu_hold *hold);
+/* The test's child, right after fork: the hold grader_gpu_exclusive and
+ * grader_gpu_share_again convert. */
+void gpu_share_adopt(const gpu_hold *hold);
 
 /* Parent: seconds the running test has spent waiting for the GPU (its own
  * time limit does not count them). */

@@ -1,25 +1,17 @@
-/* The grader harness, parent side: options, one process per test with a
- * time limit, classification of how each ended, scoring. See harness.h. */
+/* The grader harness, parent side: options, running the selected tests
+ * (test_process.c runs each in its own process), scoring. See harness.h. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "harness_internal.h"
-#include "gpu_share.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 /* Backstops: GPU calls have their own, much shorter, watchdogs. */
 static const int default_timeout_s[] = {[GROUP_CPU] = 60, [GROUP_GPU] = 120, [GROUP_SELFTEST] = 240};
 static const char *const group_names[] = {[GROUP_CPU] = "cpu", [GROUP_GPU] = "gpu", [GROUP_SELFTEST] = "selftest"};
-
-/* fork_and_wait's results besides a wait status. */
-enum { WAIT_TIMED_OUT = -1, WAIT_NO_FORK = -2, WAIT_LOST = -3 };
 
 typedef struct {
     int groups[3];           /* which groups to run */
@@ -30,6 +22,7 @@ typedef struct {
     int rubric;    /* --rubric: the test table as JSON (the batch grader reads it) */
     int verbose;
     int scored_only; /* --scored-only: skip tests worth no points */
+    int jobs;        /* --jobs: tests run side by side (only under GRADER_GPU_SHARE) */
 } options;
 
 double harness_now(void)
@@ -37,150 +30,6 @@ double harness_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static volatile sig_atomic_t running_child;
-
-/* Ctrl-C on the grader also stops the test in flight. */
-static void forward_interrupt(int sig)
-{
-    if (running_child > 0)
-        kill((pid_t)running_child, SIGKILL);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Waits for pid up to limit_s seconds (not counting its wait for the GPU,
- * gpu_share.h); kills it after that. Returns the wait status,
- * WAIT_TIMED_OUT, or WAIT_LOST when waitpid itself failed (then we know
- * nothing about the test, so it must not count as passed). */
-static int wait_with_limit(pid_t pid, int limit_s)
-{
-    double start = harness_now();
-    for (;;) {
-        int status = 0;
-        pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid)
-            return status;
-        if (done < 0 && errno != EINTR) {
-            kill(pid, SIGKILL);
-            return WAIT_LOST;
-        }
-        double now = harness_now();
-        if (now - start - gpu_share_waited(harness_shared, now) > limit_s) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return WAIT_TIMED_OUT;
-        }
-        struct timespec nap = {0, 5 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-    }
-}
-
-/* Forks; the child runs the test (test == NULL: the device probe) with its
- * output captured in capture_fd. Returns the wait status or a WAIT_ code. */
-static int fork_and_wait(const grader_suite *suite, const grader_test *test, int capture_fd,
-                         int limit_s)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("grader: fork");
-        return WAIT_NO_FORK;
-    }
-    if (pid == 0) {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        /* _exit: the parent's stdio buffers and atexit handlers are not ours. */
-        _exit(test ? harness_run_child(suite, test, capture_fd) : harness_probe_device());
-    }
-    running_child = pid;
-    int status = wait_with_limit(pid, limit_s);
-    running_child = 0;
-    return status;
-}
-
-/* Reads what the child printed, keeping the start and the end, and drops
- * CMocka's framing lines ([ RUN ], [  PASSED  ], ...), which say nothing the
- * result line does not. */
-static void read_capture(FILE *capture, char *out, size_t size)
-{
-    out[0] = '\0';
-    if (fseek(capture, 0, SEEK_END) != 0)
-        return;
-    long total = ftell(capture);
-    long head = total <= HARNESS_OUTPUT_KEEP ? total : HARNESS_OUTPUT_KEEP / 2;
-    size_t used = 0;
-    char line[1024];
-    for (int part = 0; part < 2; ++part) {
-        long from = part == 0 ? 0 : total - HARNESS_OUTPUT_KEEP / 2;
-        long to = part == 0 ? head : total;
-        if (part == 1) {
-            if (total <= HARNESS_OUTPUT_KEEP)
-                break;
-            used += (size_t)snprintf(out + used, size - used, "[... %ld bytes of output cut ...]\n",
-                                     total - HARNESS_OUTPUT_KEEP);
-        }
-        fseek(capture, from, SEEK_SET);
-        while (ftell(capture) < to && fgets(line, sizeof line, capture)) {
-            if (line[0] == '[' || line[strspn(line, " \t\r\n")] == '\0' ||
-                strstr(line, "FAILED TEST") || strstr(line, "PASSED TEST"))
-                continue;
-            size_t len = strlen(line);
-            if (used + len + 1 >= size)
-                return;
-            memcpy(out + used, line, len + 1);
-            used += len;
-        }
-    }
-}
-
-static void classify(int wait_status, int limit_s, test_outcome *out)
-{
-    result_record *rec = &out->record;
-    char detail[RECORD_TEXT_BYTES / 2];
-    /* Keep the start of what the child said; the rest is cut to fit. */
-    size_t kept = strnlen(rec->message, sizeof detail - 1);
-    memcpy(detail, rec->message, kept);
-    detail[kept] = '\0';
-    const char *before = detail[0] ? "; before that: " : "";
-    out->status = OUTCOME_CRASH;
-    if (wait_status == WAIT_TIMED_OUT) {
-        out->status = OUTCOME_TIMEOUT;
-        snprintf(rec->message, sizeof rec->message,
-                 "timeout: still running after %d s and was killed (a kernel or a loop that "
-                 "never finishes?)%s%s", limit_s, before, detail);
-    } else if (wait_status == WAIT_NO_FORK) {
-        snprintf(rec->message, sizeof rec->message, "could not start the test process");
-    } else if (wait_status == WAIT_LOST) {
-        snprintf(rec->message, sizeof rec->message,
-                 "the grader lost track of the test process (waitpid failed): not graded as "
-                 "passed");
-    } else if (WIFSIGNALED(wait_status)) {
-        int sig = WTERMSIG(wait_status);
-        snprintf(rec->message, sizeof rec->message,
-                 "crash: the test process died with signal %d (%s)%s%s%s", sig, strsignal(sig),
-                 sig == SIGABRT ? " (did your code call abort()?)" : "", before, detail);
-    } else {
-        int code = WEXITSTATUS(wait_status);
-        if (code == CHILD_PASS && rec->returned && !rec->skipped) {
-            out->status = OUTCOME_PASS;
-        } else if (code == CHILD_SKIP && rec->skipped) {
-            out->status = OUTCOME_SKIP;
-        } else if (code == CHILD_HUNG && rec->hung) {
-            out->status = OUTCOME_TIMEOUT; /* the message is the watchdog's */
-        } else if (code == CHILD_FAIL && rec->message[0]) {
-            out->status = OUTCOME_FAIL;
-        } else {
-            /* Exit status 0 without the test function returning (or any
-             * other code): something called exit() in the middle. */
-            out->status = OUTCOME_FAIL;
-            snprintf(rec->message, sizeof rec->message,
-                     "your code ended the process (exit/abort, exit status %d) before the test "
-                     "finished: an entry point must return a status, never exit%s%s",
-                     code, before, detail);
-        }
-    }
 }
 
 static int test_selected(const options *opt, const grader_test *test)
@@ -202,24 +51,27 @@ static int limit_for(const options *opt, const grader_test *test)
 static void usage(FILE *to, const char *program)
 {
     fprintf(to,
-            "usage: %s [--group cpu|gpu|selftest]... [--only TEST] [--scored-only]\n"
+            "usage: %s [--group cpu|gpu|selftest]... [--only TEST] [--scored-only] [--jobs N]\n"
             "          [--results FILE] [--timeout SECONDS] [--verbose] [--list] [--rubric] [--help]\n"
             "  --group G      run the tests of group G (default: cpu and gpu)\n"
             "  --only TEST    run one test (names: --list)\n"
             "  --scored-only  skip the tests worth no points (measurement tables)\n"
+            "  --jobs N       run up to N tests at once (1-%d; the batch grader's GPU lock,\n"
+            "                 GRADER_GPU_SHARE, must be set: it keeps measurements alone)\n"
             "  --results FILE write the results as JSON to FILE\n"
             "  --timeout S    one time limit in seconds for every test\n"
             "  --verbose      show every test's output and measurements, not only failures'\n"
             "  --list         list the tests (group and name), run nothing\n"
             "  --rubric       print the test table (group, points, bonus, gate) as JSON, run nothing\n"
             "  LAB_SEED=N in the environment changes the random inputs.\n",
-            program);
+            program, HARNESS_MAX_JOBS);
 }
 
 /* Returns 1 to run, 0 for a usage error, -1 for --help. */
 static int parse_options(int argc, char **argv, options *opt)
 {
     memset(opt, 0, sizeof *opt);
+    opt->jobs = 1;
     int any_group = 0;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
@@ -250,6 +102,13 @@ static int parse_options(int argc, char **argv, options *opt)
             ++i;
         } else if (strcmp(arg, "--results") == 0 && value) {
             opt->results_path = value;
+            ++i;
+        } else if (strcmp(arg, "--jobs") == 0 && value) {
+            opt->jobs = atoi(value);
+            if (opt->jobs < 1 || opt->jobs > HARNESS_MAX_JOBS) {
+                fprintf(stderr, "grader: --jobs needs a number from 1 to %d\n", HARNESS_MAX_JOBS);
+                return 0;
+            }
             ++i;
         } else if (strcmp(arg, "--timeout") == 0 && value) {
             opt->timeout_override_s = atoi(value);
@@ -321,37 +180,6 @@ static void add_to_totals(const test_outcome *out, score_totals *t)
 
 /* ------------------------------------------------------- running a test */
 
-/* One test in its own process; `alone`: with the GPU to itself from the
- * start (gpu_share.h; no effect outside the batch grader). */
-static void run_one_test(const grader_suite *suite, const grader_test *test, int limit,
-                     int alone, test_outcome *out)
-{
-    memset(out, 0, sizeof *out);
-    out->test = test;
-    memset(harness_shared, 0, sizeof *harness_shared);
-    int uses_gpu = test->group != GROUP_CPU;
-    if (uses_gpu) {
-        gpu_share_take(alone);
-        harness_shared->exclusive = harness_shared->run_alone = alone && gpu_share_active();
-    }
-    FILE *capture = tmpfile();
-    double start = harness_now();
-    if (harness_shared->exclusive)
-        harness_shared->gpu_alone_since = start;
-    int status = capture ? fork_and_wait(suite, test, fileno(capture), limit) : WAIT_NO_FORK;
-    double end = harness_now();
-    out->seconds = end - start;
-    if (uses_gpu)
-        gpu_share_drop();
-    gpu_share_account(harness_shared, end);
-    out->record = *harness_shared;
-    classify(status, limit, out);
-    if (capture) {
-        read_capture(capture, out->output, sizeof out->output);
-        fclose(capture);
-    }
-}
-
 static int reported_a_time(const result_record *rec)
 {
     for (int i = 0; i < rec->metric_count && i < RECORD_MAX_METRICS; ++i)
@@ -391,6 +219,64 @@ static void append_note(result_record *rec, const char *note)
     snprintf(rec->notes + used, sizeof rec->notes - used, "%s%s", used ? "\n" : "", note);
 }
 
+/* Runs the chosen tests, up to opt->jobs at once in the table's order, and
+ * reports each as soon as it and every test before it have their final
+ * outcome. A test that must run again alone (rerun_alone_because) waits
+ * until no other test of this grader is running, and none starts meanwhile. */
+static void run_all(const grader_suite *suite, const options *opt, const grader_test **chosen,
+                    size_t count, test_process *procs, test_outcome *outs,
+                    unsigned char *ended, score_totals *totals)
+{
+    size_t next = 0, reported = 0;
+    while (reported < count) {
+        int running = 0, progress = 0;
+        for (int p = 0; p < opt->jobs; ++p) {
+            if (procs[p].pid <= 0)
+                continue;
+            if (test_process_poll(&procs[p]))
+                ended[procs[p].out - outs] = progress = 1;
+            else
+                ++running;
+        }
+        int rerun_waits = 0;
+        while (reported < count && ended[reported]) {
+            test_outcome *out = &outs[reported];
+            const char *why = rerun_alone_because(out);
+            if (why && running) {
+                rerun_waits = 1;
+                break;
+            }
+            if (why) {
+                procs[0].out = out;
+                test_process_run(&procs[0], suite, out->test, limit_for(opt, out->test), 1);
+                char note[RECORD_TEXT_BYTES / 2];
+                snprintf(note, sizeof note, "run again with the GPU to itself: %s", why);
+                append_note(&out->record, note);
+            }
+            credit(out, outs, reported);
+            add_to_totals(out, totals);
+            report_outcome_line(out, opt->verbose);
+            ++reported;
+            progress = 1;
+        }
+        /* One at a time, a test may wait for the GPU before it starts: no
+         * other test of this grader runs to need watching meanwhile. */
+        for (int p = 0; p < opt->jobs && next < count && !rerun_waits; ++p) {
+            if (procs[p].pid > 0)
+                continue;
+            procs[p].out = &outs[next];
+            int started = test_process_start(&procs[p], suite, chosen[next],
+                                             limit_for(opt, chosen[next]), 0, opt->jobs == 1);
+            if (started == TEST_NOT_NOW)
+                break;
+            ended[next++] = started == TEST_ENDED;
+            progress = 1;
+        }
+        if (!progress)
+            test_process_nap();
+    }
+}
+
 /* ----------------------------------------------------------------- main */
 
 int grader_main(const grader_suite *suite, int argc, char **argv)
@@ -426,15 +312,29 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
 
     if (gpu_share_open() != 0)
         return 2;
-    harness_shared = mmap(NULL, sizeof *harness_shared, PROT_READ | PROT_WRITE,
-                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    test_outcome *outs = calloc(selected, sizeof *outs);
-    if (harness_shared == MAP_FAILED || !outs) {
+    if (opt.jobs > 1 && !gpu_share_active()) {
+        fprintf(stderr, "grader: --jobs %d runs tests side by side, which only the GPU lock of "
+                        "the batch grader (GRADER_GPU_SHARE) keeps apart from measurements; "
+                        "without it the tests run one at a time\n", opt.jobs);
+        return 2;
+    }
+    /* One record per test process running at once, shared with it. */
+    result_record *records = mmap(NULL, (size_t)opt.jobs * sizeof *records,
+                                  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    test_outcome *outs = calloc(selected + 1, sizeof *outs);
+    const grader_test **chosen = calloc(selected, sizeof *chosen);
+    unsigned char *ended = calloc(selected, 1);
+    if (records == MAP_FAILED || !outs || !chosen || !ended) {
         fprintf(stderr, "grader: out of memory\n");
         return 2;
     }
-    signal(SIGINT, forward_interrupt);
-    signal(SIGTERM, forward_interrupt);
+    for (size_t i = 0, k = 0; i < suite->count; ++i)
+        if (test_selected(&opt, &suite->tests[i]))
+            chosen[k++] = &suite->tests[i];
+    test_process procs[HARNESS_MAX_JOBS];
+    for (int p = 0; p < opt.jobs; ++p)
+        procs[p] = (test_process){.out = NULL, .rec = &records[p], .hold = GPU_HOLD_NONE};
+    test_process_forward_interrupts();
 
     /* Every test process creates its own CUDA context, and a context sets up
      * one channel per hardware queue, 8 by default. On an H100 (CUDA 13.0),
@@ -450,38 +350,19 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
      * so even the device description comes from a child. */
     char device[RECORD_DEVICE_BYTES] = "not probed (CPU checks only)";
     if (needs_gpu) {
-        memset(harness_shared, 0, sizeof *harness_shared);
-        gpu_share_take(0);
-        int status = fork_and_wait(suite, NULL, -1, 60);
-        gpu_share_drop();
+        procs[0].out = &outs[selected]; /* a spare outcome, never reported */
+        test_process_run(&procs[0], suite, NULL, 60, 0);
         snprintf(device, sizeof device, "%s",
-                 status == 0 && harness_shared->device[0] ? harness_shared->device
-                                                          : "device probe failed");
+                 outs[selected].status == OUTCOME_PASS && records[0].device[0]
+                     ? records[0].device : "device probe failed");
     }
     printf("%s (%s), grading %s/\ndevice: %s\nseed: %llu (set LAB_SEED to change)\n\n",
            suite->title, suite->lab, suite->implementation, device,
            (unsigned long long)grader_seed());
 
-    size_t n = 0;
     score_totals totals = {0};
-    for (size_t i = 0; i < suite->count; ++i) {
-        const grader_test *test = &suite->tests[i];
-        if (!test_selected(&opt, test))
-            continue;
-        test_outcome *out = &outs[n];
-        run_one_test(suite, test, limit_for(&opt, test), 0, out);
-        const char *why = rerun_alone_because(out);
-        if (why) {
-            run_one_test(suite, test, limit_for(&opt, test), 1, out);
-            char note[RECORD_TEXT_BYTES / 2];
-            snprintf(note, sizeof note, "run again with the GPU to itself: %s", why);
-            append_note(&out->record, note);
-        }
-        credit(out, outs, n);
-        add_to_totals(out, &totals);
-        report_outcome_line(out, opt.verbose);
-        ++n;
-    }
+    run_all(suite, &opt, chosen, selected, procs, outs, ended, &totals);
+    size_t n = selected;
 
     int cpu_only = !opt.only && opt.groups[GROUP_CPU] && !opt.groups[GROUP_GPU];
     report_summary(suite, outs, n, &totals, cpu_only);
@@ -489,7 +370,9 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
         printf("results: %s\n", opt.results_path);
 
     free(outs);
-    munmap(harness_shared, sizeof *harness_shared);
+    free(chosen);
+    free(ended);
+    munmap(records, (size_t)opt.jobs * sizeof *records);
     if (totals.failures)
         return 1;
     return totals.passes == 0 ? CHILD_SKIP : 0;

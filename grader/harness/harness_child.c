@@ -192,5 +192,6 @@ int harness_run_child(const grader_suite *suite, const grader_test *test, int ca
 int harness_probe_device(void)
 {
     device_describe(harness_shared->device, sizeof harness_shared->device);
-    return 0;
+    harness_shared->returned = 1;
+    return CHILD_PASS;
 }

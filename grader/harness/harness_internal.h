@@ -3,6 +3,10 @@
 #ifndef HARNESS_INTERNAL_H
 #define HARNESS_INTERNAL_H
 
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "gpu_share.h"
 #include "harness.h"
 #include "result_record.h"
 
@@ -43,6 +47,41 @@ typedef struct {
     int passes, failures, skips;
     int skipped_for_gpu;
 } score_totals;
+
+/* ---- test processes (test_process.c) ---- */
+
+/* The most tests a grader runs side by side (--jobs). */
+enum { HARNESS_MAX_JOBS = 8 };
+
+/* A test (or, test == NULL, the device probe) in a process of its own. */
+typedef struct {
+    test_outcome *out;   /* where the outcome goes */
+    result_record *rec;  /* shared with the process (mmap) */
+    gpu_hold hold;
+    FILE *capture;       /* what the process prints */
+    pid_t pid;           /* 0: not running */
+    double start;
+    int limit_s;
+} test_process;
+
+enum { TEST_STARTED, TEST_NOT_NOW, TEST_ENDED };
+
+/* Ctrl-C or SIGTERM on the grader kills the test processes too. */
+void test_process_forward_interrupts(void);
+/* Forks the test, after taking the GPU lock for it (gpu_share.h; `alone`:
+ * the GPU to itself from the start). TEST_NOT_NOW: wait == 0 and the GPU
+ * cannot be had now, nothing started. TEST_ENDED: it could not start, and
+ * its outcome says why. */
+int test_process_start(test_process *tp, const grader_suite *suite, const grader_test *test,
+                       int limit_s, int alone, int wait);
+/* 1 once the test has ended (its outcome filled in), killing it past its
+ * limit; 0 while it runs. */
+int test_process_poll(test_process *tp);
+/* Start (waiting for the GPU) and wait for the end. */
+void test_process_run(test_process *tp, const grader_suite *suite, const grader_test *test,
+                      int limit_s, int alone);
+/* A short sleep between polls. */
+void test_process_nap(void);
 
 void report_outcome_line(const test_outcome *out, int verbose);
 void report_summary(const grader_suite *suite, const test_outcome *outs, size_t n,

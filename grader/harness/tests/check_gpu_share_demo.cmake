@@ -2,7 +2,8 @@
 # The rules of gpu_share.h: a test that failed or measured time while the
 # GPU was shared is run again alone; a test that claims the GPU waits for
 # every other holder (its time limit does not count the wait) and can give
-# it back; a grader told to share but unable to open the lock does not run.
+# it back; one grader runs several tests at once only under the lock
+# (--jobs); a grader told to share but unable to open the lock does not run.
 file(MAKE_DIRECTORY ${WORK})
 set(lock ${WORK}/gpu-share)
 file(WRITE ${lock}/gate "")
@@ -23,25 +24,31 @@ if(NOT code EQUAL 1 OR NOT status STREQUAL "fail" OR notes MATCHES "run again")
   message(FATAL_ERROR "without GRADER_GPU_SHARE: exit ${code}, fails_unless_alone ${status} '${notes}'")
 endif()
 
-# Shared: the same suite passes, with the second runs said.
-execute_process(COMMAND ${CMAKE_COMMAND} -E env GRADER_GPU_SHARE=${lock}
-                ${DEMO} --results ${WORK}/shared.json OUTPUT_VARIABLE out RESULT_VARIABLE code)
-file(READ ${WORK}/shared.json json)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "shared: exit ${code}\n${out}")
-endif()
-foreach(case "0;run again with the GPU to itself: it had failed"
-             "1;run again with the GPU to itself: it had measured time"
-             "2;^$" "3;^$" "4;^$"
-             "5;run again with the GPU to itself: it had failed")
-  list(GET case 0 index)
-  list(GET case 1 want)
-  json_test("${json}" ${index} status notes)
-  if(NOT status STREQUAL "pass" OR NOT notes MATCHES "${want}")
-    message(FATAL_ERROR "shared, test ${index}: ${status}, notes '${notes}', wanted '${want}'")
+# Shared: the same suite passes, with the second runs said; the same with
+# three tests at a time (--jobs 3).
+foreach(jobs 1 3)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env GRADER_GPU_SHARE=${lock}
+                  ${DEMO} --jobs ${jobs} --results ${WORK}/shared-${jobs}.json
+                  OUTPUT_VARIABLE out RESULT_VARIABLE code)
+  file(READ ${WORK}/shared-${jobs}.json json)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "shared, --jobs ${jobs}: exit ${code}\n${out}")
   endif()
+  foreach(case "0;run again with the GPU to itself: it had failed"
+               "1;run again with the GPU to itself: it had measured time"
+               "2;^$" "3;^$" "4;^$"
+               "5;run again with the GPU to itself: it had failed")
+    list(GET case 0 index)
+    list(GET case 1 want)
+    json_test("${json}" ${index} status notes)
+    if(NOT status STREQUAL "pass" OR NOT notes MATCHES "${want}")
+      message(FATAL_ERROR "shared, --jobs ${jobs}, test ${index}: ${status}, notes '${notes}', "
+                          "wanted '${want}'")
+    endif()
+  endforeach()
 endforeach()
 
+file(READ ${WORK}/shared-1.json json)
 string(JSON alone GET "${json}" tests 4 gpu_alone_s)
 if(alone LESS 0.09 OR alone GREATER 1)
   message(FATAL_ERROR "gives_the_gpu_back held the GPU alone for ${alone} s, not about 0.1 s")
@@ -59,6 +66,30 @@ string(JSON waited ERROR_VARIABLE missing GET "${json}" tests 0 metrics waited_s
 if(NOT status STREQUAL "pass" OR missing OR waited LESS 1.5)
   message(FATAL_ERROR "the claim did not wait for the other grader, or its wait counted "
                       "against its limit: ${status}, waited ${waited} s\n${json}")
+endif()
+
+# --jobs 2 in one grader: two tests run side by side (each waits for the
+# other's mark), and a claim waits for the grader's own other test. One at a
+# time, the pair cannot meet.
+file(REMOVE ${lock}/a.mark ${lock}/b.mark)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env GRADER_GPU_SHARE=${lock}
+                ${DEMO} --group selftest --jobs 2 --results ${WORK}/jobs.json
+                OUTPUT_VARIABLE out RESULT_VARIABLE code)
+file(READ ${WORK}/jobs.json json)
+string(JSON waited ERROR_VARIABLE missing GET "${json}" tests 1 metrics waited_s value)
+if(NOT code EQUAL 0 OR missing OR waited LESS 1.5)
+  message(FATAL_ERROR "--jobs 2: exit ${code}, the claim waited ${waited} s\n${out}")
+endif()
+file(REMOVE ${lock}/a.mark ${lock}/b.mark)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env GRADER_GPU_SHARE=${lock}
+                ${DEMO} --only side_by_side_a RESULT_VARIABLE code OUTPUT_QUIET)
+if(NOT code EQUAL 1)
+  message(FATAL_ERROR "side_by_side_a alone: exit ${code}, expected 1 (it cannot meet b)")
+endif()
+# Without the lock, tests never run side by side.
+execute_process(COMMAND ${DEMO} --jobs 2 RESULT_VARIABLE code OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT code EQUAL 2 OR NOT err MATCHES "GRADER_GPU_SHARE")
+  message(FATAL_ERROR "--jobs 2 without GRADER_GPU_SHARE: exit ${code}, '${err}'")
 endif()
 
 # A lock that cannot be opened: no grading at all.

@@ -1,7 +1,8 @@
 /* Tests that use the GPU lock of gpu_share.h without touching the GPU, so
  * the sharing rules are checked on any machine. Run by
  * check_gpu_share_demo.cmake, which sets GRADER_GPU_SHARE, runs two demos
- * at once and reads their results files. */
+ * at once, one demo with several tests at once (--jobs), and reads their
+ * results files. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -100,6 +101,38 @@ static void waits_for_gpu(void **state)
     grader_metric("waited_s", harness_now() - start, "s");
 }
 
+/* Pass only when they run at the same time (--jobs 2): each leaves a mark
+ * in the lock folder and waits up to 3 s for the other's. */
+static void meet(const char *mine, const char *other)
+{
+    const char *folder = getenv("GRADER_GPU_SHARE");
+    GRADER_CHECK(folder != NULL, "GRADER_GPU_SHARE is not set");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", folder, mine);
+    FILE *mark = fopen(path, "w");
+    GRADER_CHECK(mark != NULL, "cannot write %s", path);
+    fclose(mark);
+    snprintf(path, sizeof path, "%s/%s", folder, other);
+    for (int i = 0; i < 300; ++i) {
+        if (access(path, F_OK) == 0)
+            return;
+        usleep(10 * 1000);
+    }
+    GRADER_FAIL("%s never appeared: the two tests did not run side by side", path);
+}
+
+static void side_by_side_a(void **state)
+{
+    (void)state;
+    meet("a.mark", "b.mark");
+}
+
+static void side_by_side_b(void **state)
+{
+    (void)state;
+    meet("b.mark", "a.mark");
+}
+
 static const grader_test tests[] = {
     GRADER_TEST(fails_unless_alone, GROUP_GPU, 1),
     GRADER_TEST(times_without_claiming, GROUP_GPU, 1),
@@ -110,6 +143,9 @@ static const grader_test tests[] = {
     /* Run one at a time (--only) by the two-demo check. */
     GRADER_TEST(holds_gpu_shared, GROUP_SELFTEST, 0),
     GRADER_TEST(waits_for_gpu, GROUP_SELFTEST, 0),
+    /* Run together by the --jobs check. */
+    GRADER_TEST(side_by_side_a, GROUP_SELFTEST, 0),
+    GRADER_TEST(side_by_side_b, GROUP_SELFTEST, 0),
 };
 
 int main(int argc, char **argv)

@@ -146,6 +146,14 @@ class StudentOnOneGpuTest(unittest.TestCase):
         self.assertTrue(all(s[1] == "0" and s[3] == ["0o644", "0o644"] for s in seen), seen)
         self.assertEqual(b.run_slots.get_nowait(), "0")  # the slot came back
 
+    def test_tests_at_once_only_under_the_locks(self):
+        b = self.fake_batch(False)
+        b.args.test_timeout, b.args.tests_at_once = 0, 3
+        self.assertEqual(b.grader_argv("g", "r.json", "/s/gpu-share"),
+                         ["g", "--scored-only", "--results", "r.json", "--jobs", "3"])
+        self.assertEqual(b.grader_argv("g", "r.json", None),
+                         ["g", "--scored-only", "--results", "r.json"])
+
     def test_in_turn_without_locks(self):
         b = self.fake_batch(True)
         running = []

@@ -1,0 +1,246 @@
+/* Running one test (or the device probe) in a process of its own: the
+ * lock on a shared GPU, the fork, the time limit, and what the process left
+ * behind turned into an outcome. Several may run at once (--jobs). */
+#define _DEFAULT_SOURCE /* nanosleep, strsignal with glibc */
+#include "harness_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Wait statuses that are not the process's. */
+enum { WAIT_TIMED_OUT = -1, WAIT_NO_FORK = -2, WAIT_LOST = -3, WAIT_NO_LOCK = -4 };
+
+/* The test processes running now, for the interrupt handler. */
+static volatile sig_atomic_t running[HARNESS_MAX_JOBS];
+
+/* Ctrl-C on the grader also stops the tests in flight. */
+static void forward_interrupt(int sig)
+{
+    for (int i = 0; i < HARNESS_MAX_JOBS; ++i)
+        if (running[i] > 0)
+            kill((pid_t)running[i], SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void test_process_forward_interrupts(void)
+{
+    signal(SIGINT, forward_interrupt);
+    signal(SIGTERM, forward_interrupt);
+}
+
+static void set_running(pid_t from, pid_t to)
+{
+    for (int i = 0; i < HARNESS_MAX_JOBS; ++i)
+        if (running[i] == from) {
+            running[i] = to;
+            return;
+        }
+}
+
+/* Reads what the child printed, keeping the start and the end, and drops
+ * CMocka's framing lines ([ RUN ], [  PASSED  ], ...), which say nothing the
+ * result line does not. */
+static void read_capture(FILE *capture, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (fseek(capture, 0, SEEK_END) != 0)
+        return;
+    long total = ftell(capture);
+    long head = total <= HARNESS_OUTPUT_KEEP ? total : HARNESS_OUTPUT_KEEP / 2;
+    size_t used = 0;
+    char line[1024];
+    for (int part = 0; part < 2; ++part) {
+        long from = part == 0 ? 0 : total - HARNESS_OUTPUT_KEEP / 2;
+        long to = part == 0 ? head : total;
+        if (part == 1) {
+            if (total <= HARNESS_OUTPUT_KEEP)
+                break;
+            used += (size_t)snprintf(out + used, size - used, "[... %ld bytes of output cut ...]\n",
+                                     total - HARNESS_OUTPUT_KEEP);
+        }
+        fseek(capture, from, SEEK_SET);
+        while (ftell(capture) < to && fgets(line, sizeof line, capture)) {
+            if (line[0] == '[' || line[strspn(line, " \t\r\n")] == '\0' ||
+                strstr(line, "FAILED TEST") || strstr(line, "PASSED TEST"))
+                continue;
+            size_t len = strlen(line);
+            if (used + len + 1 >= size)
+                return;
+            memcpy(out + used, line, len + 1);
+            used += len;
+        }
+    }
+}
+
+static void classify(int wait_status, int limit_s, test_outcome *out)
+{
+    result_record *rec = &out->record;
+    char detail[RECORD_TEXT_BYTES / 2];
+    /* Keep the start of what the child said; the rest is cut to fit. */
+    size_t kept = strnlen(rec->message, sizeof detail - 1);
+    memcpy(detail, rec->message, kept);
+    detail[kept] = '\0';
+    const char *before = detail[0] ? "; before that: " : "";
+    out->status = OUTCOME_CRASH;
+    if (wait_status == WAIT_TIMED_OUT) {
+        out->status = OUTCOME_TIMEOUT;
+        snprintf(rec->message, sizeof rec->message,
+                 "timeout: still running after %d s and was killed (a kernel or a loop that "
+                 "never finishes?)%s%s", limit_s, before, detail);
+    } else if (wait_status == WAIT_NO_FORK) {
+        snprintf(rec->message, sizeof rec->message, "could not start the test process");
+    } else if (wait_status == WAIT_NO_LOCK) {
+        snprintf(rec->message, sizeof rec->message,
+                 "the grader could not take the GPU lock (GRADER_GPU_SHARE) for this test: "
+                 "not graded as passed");
+    } else if (wait_status == WAIT_LOST) {
+        snprintf(rec->message, sizeof rec->message,
+                 "the grader lost track of the test process (waitpid failed): not graded as "
+                 "passed");
+    } else if (WIFSIGNALED(wait_status)) {
+        int sig = WTERMSIG(wait_status);
+        snprintf(rec->message, sizeof rec->message,
+                 "crash: the test process died with signal %d (%s)%s%s%s", sig, strsignal(sig),
+                 sig == SIGABRT ? " (did your code call abort()?)" : "", before, detail);
+    } else {
+        int code = WEXITSTATUS(wait_status);
+        if (code == CHILD_PASS && rec->returned && !rec->skipped) {
+            out->status = OUTCOME_PASS;
+        } else if (code == CHILD_SKIP && rec->skipped) {
+            out->status = OUTCOME_SKIP;
+        } else if (code == CHILD_HUNG && rec->hung) {
+            out->status = OUTCOME_TIMEOUT; /* the message is the watchdog's */
+        } else if (code == CHILD_FAIL && rec->message[0]) {
+            out->status = OUTCOME_FAIL;
+        } else {
+            /* Exit status 0 without the test function returning (or any
+             * other code): something called exit() in the middle. */
+            out->status = OUTCOME_FAIL;
+            snprintf(rec->message, sizeof rec->message,
+                     "your code ended the process (exit/abort, exit status %d) before the test "
+                     "finished: an entry point must return a status, never exit%s%s",
+                     code, before, detail);
+        }
+    }
+}
+
+/* The end of a test: its outcome from the wait status and its record. */
+static void finish(test_process *tp, int wait_status)
+{
+    test_outcome *out = tp->out;
+    double end = harness_now();
+    out->seconds = tp->pid > 0 ? end - tp->start : 0.0;
+    if (tp->pid > 0)
+        set_running(tp->pid, 0);
+    tp->pid = 0;
+    gpu_share_drop(&tp->hold);
+    gpu_share_account(tp->rec, end);
+    out->record = *tp->rec;
+    classify(wait_status, tp->limit_s, out);
+    if (tp->capture) {
+        read_capture(tp->capture, out->output, sizeof out->output);
+        fclose(tp->capture);
+        tp->capture = NULL;
+    }
+}
+
+int test_process_start(test_process *tp, const grader_suite *suite, const grader_test *test,
+                       int limit_s, int alone, int wait)
+{
+    test_outcome *out = tp->out;
+    memset(out, 0, sizeof *out);
+    out->test = test;
+    memset(tp->rec, 0, sizeof *tp->rec);
+    tp->hold = (gpu_hold)GPU_HOLD_NONE;
+    tp->capture = NULL;
+    tp->pid = 0;
+    tp->limit_s = limit_s;
+    if (!test || test->group != GROUP_CPU) {
+        int taken = gpu_share_take(&tp->hold, alone, wait);
+        if (taken == 0)
+            return TEST_NOT_NOW;
+        if (taken < 0) {
+            finish(tp, WAIT_NO_LOCK);
+            return TEST_ENDED;
+        }
+        tp->rec->exclusive = tp->rec->run_alone = alone && gpu_share_active();
+    }
+    tp->capture = test ? tmpfile() : NULL;
+    if (test && !tp->capture) {
+        perror("grader: tmpfile");
+        finish(tp, WAIT_NO_FORK);
+        return TEST_ENDED;
+    }
+    tp->start = harness_now();
+    if (tp->rec->exclusive)
+        tp->rec->gpu_alone_since = tp->start;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("grader: fork");
+        finish(tp, WAIT_NO_FORK);
+        return TEST_ENDED;
+    }
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        harness_shared = tp->rec;
+        gpu_share_adopt(&tp->hold);
+        /* _exit: the parent's stdio buffers and atexit handlers are not ours. */
+        _exit(test ? harness_run_child(suite, test, fileno(tp->capture))
+                   : harness_probe_device());
+    }
+    tp->pid = pid;
+    set_running(0, pid);
+    return TEST_STARTED;
+}
+
+/* Whether the test has ended (then its outcome is filled in). Past its
+ * limit (not counting its wait for the GPU, gpu_share.h) it is killed. A
+ * failed waitpid means we know nothing about the test, so it must not count
+ * as passed. */
+int test_process_poll(test_process *tp)
+{
+    if (tp->pid <= 0)
+        return 1;
+    int status = 0;
+    pid_t done = waitpid(tp->pid, &status, WNOHANG);
+    if (done == tp->pid) {
+        finish(tp, status);
+        return 1;
+    }
+    if (done < 0 && errno != EINTR) {
+        kill(tp->pid, SIGKILL);
+        finish(tp, WAIT_LOST);
+        return 1;
+    }
+    double now = harness_now();
+    if (now - tp->start - gpu_share_waited(tp->rec, now) > tp->limit_s) {
+        kill(tp->pid, SIGKILL);
+        waitpid(tp->pid, &status, 0);
+        finish(tp, WAIT_TIMED_OUT);
+        return 1;
+    }
+    return 0;
+}
+
+void test_process_nap(void)
+{
+    struct timespec nap = {0, 5 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+}
+
+void test_process_run(test_process *tp, const grader_suite *suite, const grader_test *test,
+                      int limit_s, int alone)
+{
+    if (test_process_start(tp, suite, test, limit_s, alone, 1) != TEST_STARTED)
+        return;
+    while (!test_process_poll(tp))
+        test_process_nap();
+}
