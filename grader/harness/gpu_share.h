@@ -4,7 +4,8 @@
  * GPU and sets GRADER_GPU_SHARE to a folder of two lock files ("gate" and
  * "gpu", gpu_share.c says why two), the same for all of them.
  * Every GPU test then holds the lock shared while it runs, so correctness
- * tests of several labs run side by side; a test that measures time claims
+ * tests of several labs (and, with --jobs, several tests of one grader) run
+ * side by side; a test that measures time claims
  * it exclusively first (grader_gpu_exclusive, harness.h), so nothing else
  * runs on the GPU while it measures. Only one student's graders share a
  * GPU at a time: a student who abuses the lock slows only their own tests.
