@@ -87,7 +87,10 @@ static int lock_alone(const gpu_hold *hold)
     return lock(hold->gate, LOCK_EX) || lock(hold->gpu, LOCK_EX) ? -1 : 0;
 }
 
-/* Without waiting: the gate for an instant, then the GPU shared. */
+/* Without waiting: the gate for an instant, then the GPU shared. A grader
+ * with tests of its own running (--jobs) starts the next one this way: were
+ * it blocked in flock, it could not stop its running tests at their limits,
+ * and a measurement waiting on one of them would wait forever. */
 static int try_lock_shared(const gpu_hold *hold)
 {
     if (lock(hold->gate, LOCK_EX | LOCK_NB) != 0)
