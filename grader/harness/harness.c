@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "harness_internal.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ typedef struct {
     int groups[3];           /* which groups to run */
     const char *only;        /* a single test name */
     const char *results_path;
+    int results_fd;          /* --results-fd: -1 when not given */
     int timeout_override_s;  /* 0: per-group defaults */
     int list;
     int rubric;    /* --rubric: the test table as JSON (the batch grader reads it) */
@@ -52,13 +54,16 @@ static void usage(FILE *to, const char *program)
 {
     fprintf(to,
             "usage: %s [--group cpu|gpu|selftest]... [--only TEST] [--scored-only] [--jobs N]\n"
-            "          [--results FILE] [--timeout SECONDS] [--verbose] [--list] [--rubric] [--help]\n"
+            "          [--results FILE | --results-fd N] [--timeout SECONDS] [--verbose] [--list]\n"
+            "          [--rubric] [--help]\n"
             "  --group G      run the tests of group G (default: cpu and gpu)\n"
             "  --only TEST    run one test (names: --list)\n"
             "  --scored-only  skip the tests worth no points (measurement tables)\n"
             "  --jobs N       run up to N tests at once (1-%d; the batch grader's GPU lock,\n"
             "                 GRADER_GPU_SHARE, must be set: it keeps measurements alone)\n"
             "  --results FILE write the results as JSON to FILE\n"
+            "  --results-fd N write them to the open file descriptor N (the batch grader's:\n"
+            "                 it never reads a results file by path)\n"
             "  --timeout S    one time limit in seconds for every test\n"
             "  --verbose      show every test's output and measurements, not only failures'\n"
             "  --list         list the tests (group and name), run nothing\n"
@@ -72,6 +77,7 @@ static int parse_options(int argc, char **argv, options *opt)
 {
     memset(opt, 0, sizeof *opt);
     opt->jobs = 1;
+    opt->results_fd = -1;
     int any_group = 0;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
@@ -102,6 +108,15 @@ static int parse_options(int argc, char **argv, options *opt)
             ++i;
         } else if (strcmp(arg, "--results") == 0 && value) {
             opt->results_path = value;
+            ++i;
+        } else if (strcmp(arg, "--results-fd") == 0 && value) {
+            char *end;
+            long fd = strtol(value, &end, 10);
+            if (*end || fd < 3 || fd > 1024 || fcntl((int)fd, F_GETFD) == -1) {
+                fprintf(stderr, "grader: --results-fd needs an open file descriptor above 2\n");
+                return 0;
+            }
+            opt->results_fd = (int)fd;
             ++i;
         } else if (strcmp(arg, "--jobs") == 0 && value) {
             opt->jobs = atoi(value);
@@ -368,6 +383,8 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
     report_summary(suite, outs, n, &totals, cpu_only);
     if (opt.results_path && report_write_json(opt.results_path, suite, device, outs, n, &totals))
         printf("results: %s\n", opt.results_path);
+    if (opt.results_fd >= 0)
+        report_write_json_fd(opt.results_fd, suite, device, outs, n, &totals);
 
     free(outs);
     free(chosen);

@@ -91,5 +91,7 @@ void report_summary(const grader_suite *suite, const test_outcome *outs, size_t 
 void report_write_rubric(FILE *f, const grader_suite *suite);
 int report_write_json(const char *path, const grader_suite *suite, const char *device,
                       const test_outcome *outs, size_t n, const score_totals *totals);
+int report_write_json_fd(int fd, const grader_suite *suite, const char *device,
+                         const test_outcome *outs, size_t n, const score_totals *totals);
 
 #endif

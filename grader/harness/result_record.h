@@ -43,7 +43,12 @@ typedef enum {
 
 const char *outcome_name(outcome_status status); /* "pass", "fail", ... */
 
-/* Writes `text` as a JSON string literal (quotes and escapes included). */
+/* Writes `text` as a JSON string literal (quotes and escapes included),
+ * always valid UTF-8: bytes that are not, as U+FFFD. */
 void json_write_string(FILE *out, const char *text);
+
+/* How many UTF-8 continuation bytes (at most 3) `text` starts with: what to
+ * skip so that text cut at an arbitrary byte starts on a character. */
+size_t utf8_continuation_bytes(const char *text);
 
 #endif

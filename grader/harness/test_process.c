@@ -65,7 +65,14 @@ static void read_capture(FILE *capture, char *out, size_t size)
                                      total - HARNESS_OUTPUT_KEEP);
         }
         fseek(capture, from, SEEK_SET);
+        int first = 1;
         while (ftell(capture) < to && fgets(line, sizeof line, capture)) {
+            /* The end part starts at an arbitrary byte: on a character. */
+            if (part == 1 && first) {
+                size_t skip = utf8_continuation_bytes(line);
+                memmove(line, line + skip, strlen(line + skip) + 1);
+            }
+            first = 0;
             if (line[0] == '[' || line[strspn(line, " \t\r\n")] == '\0' ||
                 strstr(line, "FAILED TEST") || strstr(line, "PASSED TEST"))
                 continue;

@@ -4,6 +4,7 @@
  * GPU they are skipped. Run by check_harness_demo.cmake, which reads the
  * results file. */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +25,19 @@ static void fails(void **state)
 {
     (void)state;
     GRADER_CHECK(1 + 1 == 3, "arithmetic is broken: %d", 1 + 1);
+}
+
+/* Honest students print non-ASCII: a Latin-1 byte from a helper, debug
+ * lines in Chinese long enough for the harness to cut them. The results
+ * must stay valid UTF-8 (check_results_channel.py). */
+static void prints_non_ascii(void **state)
+{
+    (void)state;
+    printf("latin-1: caf\xe9\n");
+    for (int i = 0; i < 4000; ++i)
+        fputs("\xe4\xb8\xad\xe6\x96\x87", stdout); /* "中文", 6 bytes */
+    printf("\n");
+    GRADER_CHECK(0, "fails on purpose, to keep its output");
 }
 
 static void crashes(void **state)
@@ -113,6 +127,7 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_kernel_faults, GROUP_GPU, 8),
     GRADER_TEST(gpu_works_after_fault, GROUP_GPU, 9),
     GRADER_TEST(one_hardware_queue, GROUP_CPU, 0),
+    GRADER_TEST(prints_non_ascii, GROUP_CPU, 1),
 };
 
 int main(int argc, char **argv)
