@@ -166,8 +166,9 @@ def main(argv):
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        print("plots: matplotlib is not installed (pip install matplotlib, or apt-get install "
-              "python3-matplotlib)", file=sys.stderr)
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
+        from need_matplotlib import not_installed  # the install command for this system
+        print(not_installed("plots"), file=sys.stderr)
         return 1
     benches = [results_file.load(path) for path in args.files]
     written = draw_all(benches, args.out)

@@ -7,6 +7,7 @@ above the streamed one, on the same time axis.
     plot_timeline.py IN.csv OUT.png
 """
 import csv
+import os
 import sys
 
 COLOURS = {"H2D": "#4e79a7", "kernel": "#59a14f", "D2H": "#e15759"}
@@ -59,7 +60,10 @@ def main():
         import matplotlib
         matplotlib.use("Agg")
     except ImportError:
-        sys.exit("plot_timeline.py needs matplotlib (pip install matplotlib)")
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                        "tools"))
+        from need_matplotlib import not_installed  # the install command for this system
+        sys.exit(not_installed("plot_timeline.py"))
     fig = draw(read_csv(sys.argv[1]))
     fig.savefig(sys.argv[2], dpi=120)
     print(f"wrote {sys.argv[2]}")

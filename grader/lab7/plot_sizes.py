@@ -7,6 +7,7 @@ Reads the file lab7_bench_sizes writes (lines `kernel size ms gflops
 pct_of_cublas`, `#` comments, the device among them) and draws one line per
 kernel, cuBLAS dashed, with the sizes on a log-2 axis.
 """
+import os
 import sys
 
 ORDER = ["naive", "shared_tiles", "block_tile_1d", "block_tile_2d", "vectorised", "warp_tile",
@@ -52,8 +53,10 @@ def main(argv):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("plot_sizes: matplotlib is not installed (pip install matplotlib, or apt-get "
-              f"install python3-matplotlib); the table is in {argv[1]}", file=sys.stderr)
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                        "tools"))
+        from need_matplotlib import not_installed  # the install command for this system
+        print(f"{not_installed('plot_sizes')}; the table is in {argv[1]}", file=sys.stderr)
         return 1
     fig, ax = plt.subplots(figsize=(8, 5))
     names = [k for k in ORDER if k in series] + sorted(k for k in series if k not in ORDER)
