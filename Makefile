@@ -15,11 +15,34 @@
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
 #   make submit                pack your lab files (labs/*/*.cu) into submission.tar.gz
+#   PYTHON=/path/to/python3    the Python of the tools and tests (default: python3 on PATH)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 GRADER_ARGS ?=
 LAB_NUMBERS := $(sort $(foreach d,$(wildcard labs/lab[0-9]*_*),$(patsubst lab%,%,$(firstword $(subst _, ,$(notdir $(d)))))))
+
+# The project's one Python. Every target here that runs Python, and through
+# CMake (Python3_EXECUTABLE) every ctest that does, runs this interpreter.
+# Default: python3 on PATH; give another with PYTHON=/path/to/python3.
+# Resolved to the interpreter's own path (sys.executable), so a pyenv shim
+# or a name on PATH stands for one fixed interpreter; PYTHON_PATH is empty
+# when there is no such Python.
+PYTHON ?= python3
+PYTHON_PATH := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
+ifneq ($(PYTHON_PATH),)
+  override PYTHON := $(PYTHON_PATH)
+endif
+PYTHON_CMAKE_ARG = $(if $(PYTHON_PATH),-DPython3_EXECUTABLE:FILEPATH=$(PYTHON_PATH))
+
+# $(call need_matplotlib,target): the preflight of the targets that draw
+# with matplotlib (test, plots, plot-lab6/7), run before anything is built:
+# installs it for $(PYTHON) where it can, else stops with the one command to
+# run (grader/tools/need_matplotlib.py). Students' check-labN targets never
+# run it, and ensure-deps.sh (every first configure) does not either.
+need_matplotlib = @$(if $(PYTHON_PATH),$(PYTHON) grader/tools/need_matplotlib.py \
+  --target "make $(1)" --log $(BUILD)/install-matplotlib.log,\
+  echo "cuda-labs: make $(1) needs Python 3 with matplotlib and found no $(PYTHON); run: sudo apt-get install -y python3-matplotlib (or give make PYTHON=/path/to/python3)" >&2; exit 1)
 
 # nvcc is often installed but not on PATH.
 ifeq ($(shell command -v nvcc 2>/dev/null),)
@@ -41,21 +64,33 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 all: build
 
 help:
-	@sed -n '2,17p' Makefile
+	@sed -n '2,18p' Makefile
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
 	@grader/tools/ensure-deps.sh
 	@mkdir -p $(BUILD); echo "configuring $(BUILD)/ (once)"; \
-	if ! cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >$(BUILD)/configure.log 2>&1; \
+	if ! cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(PYTHON_CMAKE_ARG) $(CMAKE_ARGS) >$(BUILD)/configure.log 2>&1; \
 	then cat $(BUILD)/configure.log; rm -f $(BUILD)/Makefile; exit 1; fi
 
+# $(BUILD)/ keeps the Python it was configured with. When PYTHON now means
+# another one (PATH or PYTHON changed since), CMake is given the new one, so
+# the ctests never run a different Python than make does.
 configure: $(BUILD)/Makefile
+ifneq ($(PYTHON_PATH),)
+	@grep -qxF 'Python3_EXECUTABLE:FILEPATH=$(PYTHON_PATH)' $(BUILD)/CMakeCache.txt || { \
+	  echo "cuda-labs: $(BUILD)/ now uses the Python $(PYTHON_PATH)"; \
+	  cmake -S . -B $(BUILD) $(PYTHON_CMAKE_ARG) >$(BUILD)/configure.log 2>&1 || \
+	  { cat $(BUILD)/configure.log; exit 1; }; }
+endif
 
 build: configure
 	$(call quiet_build,)
 
-test: build
+# matplotlib first: without it one ctest fails after the long build.
+test:
+	$(call need_matplotlib,test)
+	@$(MAKE) build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 check-lab%: configure
@@ -69,27 +104,33 @@ check-lab%: configure
 .PHONY: plot-lab6 plot-solution-lab6
 plot-lab6: LAB6_TIMELINE = lab6_timeline
 plot-solution-lab6: LAB6_TIMELINE = lab6_timeline_solution
-plot-lab6 plot-solution-lab6: configure
+plot-lab6 plot-solution-lab6:
+	$(call need_matplotlib,$@)
+	@$(MAKE) configure
 	$(call quiet_build,--target $(LAB6_TIMELINE))
 	@mkdir -p $(BUILD)/results
 	@$(BUILD)/bin/$(LAB6_TIMELINE) $(BUILD)/results/lab6_timeline.csv
-	@python3 grader/lab6/plot_timeline.py $(BUILD)/results/lab6_timeline.csv $(BUILD)/results/lab6_timeline.png
+	@$(PYTHON) grader/lab6/plot_timeline.py $(BUILD)/results/lab6_timeline.csv $(BUILD)/results/lab6_timeline.png
 
 # Lab 7's table and chart: GFLOP/s of naive, shared tiles, YOUR four stages
 # and cuBLAS FP32 at 256 .. 4096, into $(BUILD)/results/lab7_sizes.txt and
 # .png (plot-solution-lab7: the reference's stages).
 .PHONY: plot-lab7 plot-solution-lab7
-plot-lab7: configure
+plot-lab7:
+	$(call need_matplotlib,$@)
+	@$(MAKE) configure
 	$(call quiet_build,--target lab7_bench_sizes)
 	@mkdir -p $(BUILD)/results
 	@$(BUILD)/bin/lab7_bench_sizes $(BUILD)/results/lab7_sizes.txt
-	@python3 grader/lab7/plot_sizes.py $(BUILD)/results/lab7_sizes.txt $(BUILD)/results/lab7_sizes.png
+	@$(PYTHON) grader/lab7/plot_sizes.py $(BUILD)/results/lab7_sizes.txt $(BUILD)/results/lab7_sizes.png
 
-plot-solution-lab7: configure
+plot-solution-lab7:
+	$(call need_matplotlib,$@)
+	@$(MAKE) configure
 	$(call quiet_build,--target lab7_bench_sizes_solution)
 	@mkdir -p $(BUILD)/results
 	@$(BUILD)/bin/lab7_bench_sizes_solution $(BUILD)/results/lab7_sizes.txt
-	@python3 grader/lab7/plot_sizes.py $(BUILD)/results/lab7_sizes.txt $(BUILD)/results/lab7_sizes.png
+	@$(PYTHON) grader/lab7/plot_sizes.py $(BUILD)/results/lab7_sizes.txt $(BUILD)/results/lab7_sizes.png
 
 # make bench: grader/bench/bench.py runs each lab's runner (grader/bench/
 # bench_labN.c) with a progress bar and writes $(BUILD)/results/bench-<gpu>.json;
@@ -99,10 +140,10 @@ plot-solution-lab7: configure
 .PHONY: bench plots handout-numbers
 BENCH_ARGS ?=
 bench:
-	@python3 grader/bench/bench.py --check-gpu
+	@$(PYTHON) grader/bench/bench.py --check-gpu
 	@$(MAKE) configure
 	$(call quiet_build,--target bench_runners)
-	@python3 grader/bench/bench.py --bin $(BUILD)/bin --out $(BUILD)/results \
+	@$(PYTHON) grader/bench/bench.py --bin $(BUILD)/bin --out $(BUILD)/results \
 	  $(foreach n,$(LAB),--lab $(n)) $(BENCH_ARGS)
 
 # RESULTS: the result files to draw (yours beside ours:
@@ -110,10 +151,11 @@ bench:
 RESULTS ?= $(wildcard handouts/results/bench-*.json)
 FIGURES ?= handouts/figures
 plots:
-	@python3 grader/bench/plots.py --out $(FIGURES) $(RESULTS)
+	$(call need_matplotlib,plots)
+	@$(PYTHON) grader/bench/plots.py --out $(FIGURES) $(RESULTS)
 
 handout-numbers:
-	@python3 grader/bench/handout_numbers.py --write README.md handouts/lab*.md
+	@$(PYTHON) grader/bench/handout_numbers.py --write README.md handouts/lab*.md
 
 check-solution-lab%: configure
 	$(call quiet_build,--target lab$*_check_solution)
@@ -126,12 +168,12 @@ check-solution-lab%: configure
 PROFILE_ARGS ?=
 profile-lab%: configure
 	$(call quiet_build,--target lab$*_profile)
-	@python3 grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
+	@$(PYTHON) grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
 	  -- $(BUILD)/bin/lab$*_profile $(PROFILE_ARGS)
 
 profile-solution-lab%: configure
 	$(call quiet_build,--target lab$*_profile_solution)
-	@python3 grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
+	@$(PYTHON) grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
 	  -- $(BUILD)/bin/lab$*_profile_solution $(PROFILE_ARGS)
 
 # YOUR kernels timed the graders' way (common/timing.h: interleaved with the
@@ -183,7 +225,7 @@ clean:
 .PHONY: dist-student
 dist-student:
 	@test -n "$(OUT)" || { echo "usage: make dist-student OUT=dir" >&2; exit 2; }
-	grader/tools/dist-student.sh "$(OUT)"
+	PYTHON=$(PYTHON) grader/tools/dist-student.sh "$(OUT)"
 
 # What a student hands in: exactly the files the batch grader takes (each
 # lab's .cu files under labs/; never labN.h), listed as they go in.

@@ -48,6 +48,7 @@ done <"$repo/grader/answer_libraries.list"
 
 # ------------------------------------------------ configures without them
 cmake -S "$copy" -B "$copy/build" -DCMAKE_BUILD_TYPE=Release \
+  ${PYTHON:+-DPython3_EXECUTABLE:FILEPATH="$PYTHON"} \
   -DCMAKE_CUDA_ARCHITECTURES="${CHECK_DIST_ARCH:-80-real}" >"$work/configure.log" ||
   fail "configuring the copy failed; see $work/configure.log"
 tests=$(cd "$copy/build" && ctest -N)

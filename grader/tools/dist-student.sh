@@ -16,7 +16,9 @@
 # labN_check_solution, no lab3_race_demo) and imports the prebuilt libraries.
 #
 # Environment: DIST_ARCHS (compute capabilities, default below), CUDACXX
-# (the nvcc to use; else nvcc on PATH, else /usr/local/cuda/bin/nvcc).
+# (the nvcc to use; else nvcc on PATH, else /usr/local/cuda/bin/nvcc),
+# PYTHON (the project's interpreter, which the Makefile and the ctests pass
+# on; else python3 on PATH).
 set -euo pipefail
 
 die() {
@@ -43,7 +45,8 @@ out=$(cd "$out" && pwd)
 
 nvcc=${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || die "no nvcc (looked at CUDACXX, PATH, /usr/local/cuda/bin)"
-command -v python3 >/dev/null || die "python3 is needed (grader/tools/fatbin_images.py)"
+python=${PYTHON:-python3}
+"$python" -c '' 2>/dev/null || die "Python 3 is needed (grader/tools/fatbin_images.py); found no $python"
 
 # ---------------------------------------------------------------- files
 
@@ -96,7 +99,7 @@ prebuild() {
     "${gencode[@]}" -I "$repo/common" -I "$repo/labs/$lab_dir" "$name.cu" -o "$name.o")
   # Exactly one SASS image per architecture asked for, and nothing else (no PTX).
   local got
-  got=$(python3 "$repo/grader/tools/fatbin_images.py" "$work/$name.o" | sort)
+  got=$("$python" "$repo/grader/tools/fatbin_images.py" "$work/$name.o" | sort)
   [ "$got" = "$want_images" ] ||
     die "$name's GPU code is not SASS-only for '$archs':"$'\n'"$got"
   ar rcs "$prebuilt/lib$name.a" "$work/$name.o"
