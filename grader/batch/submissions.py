@@ -1,149 +1,402 @@
 """Submissions in: one entry per student in the SUBMISSIONS folder, named by
-the student's id: a folder, a .zip or a .tar.gz (.tgz). Archives are
-unpacked defensively (no absolute paths, no '..', no links or devices, a
-size cap), an extra top-level folder (a zipped clone) is looked through,
-and only the whitelisted lab files are kept (labs.py)."""
+the student's id: a folder or an archive (ARCHIVE_SUFFIXES). Every other
+entry a student could have made (another format, a link, a name that is no
+id) still becomes a Submission, with an error for the student's own
+gradebook row: nothing a class hands in is skipped silently, and nothing
+crashes the batch. Archives are unpacked defensively (no absolute paths,
+no '..', no links or devices, caps on files, bytes and members; a file
+too large for a lab is skipped, not the submission), an extra top-level
+folder (a zipped clone) is looked through, and only the whitelisted lab
+files are kept (labs.py)."""
+import bz2
+import errno
+import gzip
+import hashlib
+import lzma
 import os
-import shutil
 import stat
 import tarfile
 import zipfile
 
-MAX_FILE_BYTES = 1 << 20          # a lab's .cu file is a few KiB
-MAX_ARCHIVE_BYTES = 200 << 20     # what we agree to unpack at all
+MAX_FILE_BYTES = 1 << 20          # a lab's .cu file is a few KiB; bigger files are skipped
+MAX_ARCHIVE_BYTES = 200 << 20     # what we agree to write at all, for one submission
 MAX_MEMBERS = 20000
-ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
+# A tar's headers (names, pax records) as tarfile reads them, whole, in
+# memory: a forged size must not make it read gigabytes.
+MAX_HEADER_BYTES = 64 << 20
+MAX_ONE_READ = 16 << 20
+# Skipping a member of a compressed tar decompresses it: this bounds the
+# time a bomb of skipped members costs.
+MAX_SKIPPED_BYTES = 2 << 30
+TOO_LARGE = object()              # what _read_small_file returns for a file skipped
+MAX_ID_BYTES = 100                # the batch names folders by id and more: NAME_MAX is 255
+
+# Matched whatever their case. A bare .gz, .bz2 or .xz is not accepted: it
+# would not say that a tar is inside.
+ARCHIVE_SUFFIXES = ((".tar.gz", "tar.gz"), (".tgz", "tar.gz"), (".tar.bz2", "tar.bz2"),
+                    (".tbz2", "tar.bz2"), (".tar.xz", "tar.xz"), (".txz", "tar.xz"),
+                    (".tar", "tar"), (".zip", "zip"))
+ACCEPTED = "a folder, .zip, .tar, .tar.gz (.tgz), .tar.bz2 (.tbz2) or .tar.xz (.txz)"
+# Errors of this machine, not of the submission: they stop the batch
+# rather than fail one student after another with "disk full".
+ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.ENOMEM,
+                      errno.EMFILE, errno.ENFILE}
 
 
 class Submission:
-    def __init__(self, sid, path, kind):
+    """One entry of the folder. `id` is always safe to name a folder by;
+    `name` is the entry's name as printable text; `path` opens it (bytes
+    where the name is not UTF-8); `kind` is None for an entry that cannot
+    be graded, and then `error` says why."""
+    def __init__(self, sid, path, kind, name=None, error=None):
         self.id = sid
         self.path = path
-        self.kind = kind          # "folder", "zip", "tar.gz"
-        self.error = None         # set when two entries claim one id
+        self.kind = kind          # "folder", "zip", "tar", "tar.gz", "tar.bz2", "tar.xz" or None
+        self.name = name if name is not None else _printable(os.fsencode(os.path.basename(path)))
+        self.error = error        # for the gradebook: why this entry is not graded
+        self.too_large = []       # files unpack() skipped for their size (relative paths)
 
     def __repr__(self):
         return "Submission(%s, %s)" % (self.id, self.kind)
-
-
-def student_id(name):
-    for suffix in ARCHIVE_SUFFIXES:
-        if name.endswith(suffix):
-            return name[: -len(suffix)], ("zip" if suffix == ".zip" else "tar.gz")
-    return name, None
-
-
-def discover(folder):
-    """Submissions sorted by id (a stable order makes --shard stable)."""
-    found = {}
-    for name in sorted(os.listdir(folder)):
-        if name.startswith("."):
-            continue
-        path = os.path.join(folder, name)
-        sid, kind = student_id(name)
-        if kind is None:
-            if not os.path.isdir(path):
-                continue
-            kind = "folder"
-        if not sid:
-            continue
-        if sid in found:
-            found[sid].error = "two entries for this id (%s and %s)" % (
-                os.path.basename(found[sid].path), name)
-            continue
-        found[sid] = Submission(sid, path, kind)
-    return [found[k] for k in sorted(found)]
 
 
 class Rejected(Exception):
     """The submission cannot be unpacked; the message is for the gradebook."""
 
 
+# ------------------------------------------------------------ discovery
+def split_suffix(name):
+    """(stem, kind) of an archive's name (str or bytes), the suffix matched
+    whatever its case (Windows and macOS hand in "X.ZIP"); (name, None)
+    for any other name."""
+    lower = name.lower()
+    for suffix, kind in ARCHIVE_SUFFIXES:
+        suffix = suffix if isinstance(name, str) else suffix.encode()
+        if lower.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)], kind
+    return name, None
+
+
+def student_id(name):
+    """(id, kind) of an archive's name; kind None for any other name."""
+    return split_suffix(name)
+
+
+def _unsupported_stem(raw):
+    """The id in the name of a file we cannot grade ("x.rar", "x.tar.zst"):
+    the name without its last extension (and a ".tar" before it), so that
+    the row lands on the student it belongs to."""
+    base, dot, _ = raw.rpartition(b".")
+    if not dot or not base:
+        return raw
+    if base.lower().endswith(b".tar") and len(base) > 4:
+        base = base[:-4]
+    return base
+
+
+def _printable(raw):
+    """A name's bytes as one line of printable text: bytes that are not
+    UTF-8 as \\xNN, control and other invisible characters escaped."""
+    text = raw.decode("utf-8", errors="backslashreplace")
+    out = []
+    for c in text:
+        if c.isprintable():
+            out.append(c)
+        elif c in "\n\r\t":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[c])
+        else:
+            code = ord(c)
+            out.append("\\x%02x" % code if code < 0x100 else
+                       "\\u%04x" % code if code < 0x10000 else "\\U%08x" % code)
+    text = "".join(out)
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
+def _check_id(stem):
+    """(id, None) for a usable id, else (None, why it is not one)."""
+    try:
+        sid = stem.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, "it is not valid UTF-8"
+    if not sid:
+        return None, "it is empty"
+    if len(stem) > MAX_ID_BYTES:
+        return None, "it is longer than %d bytes" % MAX_ID_BYTES
+    if not sid.isprintable():
+        return None, "it holds a control or other non-printable character"
+    return sid, None
+
+
+def _entry(folder, raw, notes):
+    """The Submission for one raw entry name of the folder, or None for a
+    dot-entry (noted, never graded)."""
+    name = _printable(raw)
+    if raw.startswith(b"."):
+        notes.append("skipped %s: a dot-entry (hidden file or folder) is not graded" % name)
+        return None
+    raw_path = os.path.join(os.fsencode(folder), raw)
+    stem, kind = split_suffix(raw)
+    error = None
+    try:
+        mode = os.lstat(raw_path).st_mode
+    except OSError as e:
+        mode, kind, error = 0, None, "the entry cannot be read: %s" % (e.strerror or e)
+    if stat.S_ISLNK(mode):
+        kind, error = None, ("a symbolic link: not followed (it could point anywhere on this "
+                             "machine); hand in the folder or archive itself")
+    elif stat.S_ISDIR(mode):
+        stem, kind = raw, "folder"
+    elif stat.S_ISREG(mode):
+        if kind is None:
+            stem = _unsupported_stem(raw)
+            error = "unsupported format: %s (accepted: %s)" % (name, ACCEPTED)
+    elif error is None:
+        kind, error = None, "not a regular file or folder"
+    sid, why = _check_id(stem)
+    if why is not None:
+        sid = "invalid-id-" + hashlib.sha256(raw).hexdigest()[:12]
+        error = "the name %s is not a valid id: %s%s" % (name, why, "; " + error if error else "")
+        notes.append("%s is graded as %s: its name is not a valid id (%s)" % (name, sid, why))
+        return Submission(sid, raw_path, kind, name, error)
+    return Submission(sid, os.fsdecode(raw_path), kind, name, error)
+
+
+def discover(folder):
+    """(subs, notes): `subs` every entry's Submission sorted by id (a stable
+    order makes --shard stable); `notes` lines for the instructor's log
+    about entries that are not graded or are graded under another id.
+    Names are read as bytes: a name that is not UTF-8 is a row, not a
+    crash."""
+    found, names, notes = {}, {}, []
+    for raw in sorted(os.listdir(os.fsencode(folder))):
+        sub = _entry(folder, raw, notes)
+        if sub is None:
+            continue
+        if sub.id in found:
+            names[sub.id].append(sub.name)
+            listed = names[sub.id]
+            found[sub.id].error = "%s entries for this id (%s and %s)" % (
+                "two" if len(listed) == 2 else len(listed), ", ".join(listed[:-1]), listed[-1])
+            continue
+        found[sub.id], names[sub.id] = sub, [sub.name]
+    return [found[k] for k in sorted(found)], notes
+
+
+# ------------------------------------------------------------- unpacking
 def _safe_relative(name):
+    """The member's path relative to the submission, "/"-separated, per
+    component: empty and "." components dropped, nothing stripped inside a
+    component (".labs" stays ".labs"); "" for the top itself. An absolute
+    path or a ".." is refused whole: the archive was made to escape."""
+    parts = []
     name = name.replace("\\", "/")
-    if name.startswith("/") or any(part == ".." for part in name.split("/")):
+    if name.startswith("/"):
         raise Rejected("the archive holds an unsafe path: %r" % name[:200])
-    return os.path.normpath(name).lstrip("./") if name not in (".", "./") else ""
+    for part in name.split("/"):
+        if part == "..":
+            raise Rejected("the archive holds an unsafe path: %r" % name[:200])
+        if part not in ("", "."):
+            parts.append(part)
+    return "/".join(parts)
+
+
+class _Output:
+    """Where the unpacked files go, with the cap on the bytes written in all."""
+    def __init__(self, into):
+        self.into = into
+        self.written = 0
+
+    def write(self, rel, data):
+        self.written += len(data)
+        if self.written > MAX_ARCHIVE_BYTES:
+            raise Rejected("the submission holds more than %d MiB of files (of at most %d MiB "
+                           "each)" % (MAX_ARCHIVE_BYTES >> 20, MAX_FILE_BYTES >> 20))
+        dest = os.path.join(self.into, *rel.split("/"))
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        with open(dest, "wb") as out:
+            out.write(data)
 
 
 def unpack(sub, into):
     """Unpacks (or copies) the submission under `into`; returns the folder
-    that holds its files."""
+    that holds its files. Files over MAX_FILE_BYTES are skipped and listed
+    in sub.too_large. Whatever the submission holds, the only exception is
+    Rejected (its message for the gradebook); only a failure of this
+    machine (disk full) passes through as it is."""
+    if sub.error or sub.kind is None:
+        raise Rejected(sub.error or "unsupported format (accepted: %s)" % ACCEPTED)
     os.makedirs(into, exist_ok=True)
-    if sub.kind == "folder":
-        _copy_folder(sub.path, into)
-    elif sub.kind == "zip":
-        _unzip(sub.path, into)
-    else:
-        _untar(sub.path, into)
+    sub.too_large = []
+    what = "folder" if sub.kind == "folder" else "zip" if sub.kind == "zip" else \
+        "%s archive" % sub.kind
+    try:
+        if sub.kind == "folder":
+            _copy_folder(sub, _Output(into))
+        elif sub.kind == "zip":
+            _unzip(sub, _Output(into))
+        else:
+            _untar(sub, _Output(into))
+    except Rejected:
+        raise
+    except OSError as e:
+        if e.errno in ENVIRONMENT_ERRNOS:
+            raise
+        raise Rejected(_unreadable(what, e))
+    except Exception as e:  # noqa: BLE001 - zlib.error, LZMAError, EOFError, ...: damaged data
+        raise Rejected(_unreadable(what, e))
     return into
 
 
-def _copy_folder(src, into):
-    total = 0
-    for folder, dirs, files in os.walk(src):
-        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(folder, d))]
-        for f in files:
+def _unreadable(what, e):
+    detail = str(e) or type(e).__name__
+    return ("the %s cannot be unpacked (damaged?): %s" % (what, detail))[:300]
+
+
+def _copy_folder(sub, output):
+    """Copies the folder's regular files; links and devices are never
+    followed, and a file too large is never read (its size is enough)."""
+    src, count = sub.path, 0
+    for folder, dirs, files in os.walk(src):  # os.walk does not enter linked folders
+        dirs.sort()
+        count += len(dirs) + len(files)
+        if count > MAX_MEMBERS:
+            raise Rejected("the folder holds more than %d files" % MAX_MEMBERS)
+        for f in sorted(files):
             path = os.path.join(folder, f)
-            st = os.lstat(path)
-            if not stat.S_ISREG(st.st_mode):
-                continue  # links and devices are never followed
-            total += st.st_size
-            if total > MAX_ARCHIVE_BYTES:
-                raise Rejected("the submission is larger than %d MiB" % (MAX_ARCHIVE_BYTES >> 20))
-            rel = os.path.relpath(path, src)
-            if st.st_size > MAX_FILE_BYTES:
+            rel = os.fsdecode(os.path.relpath(path, src)).replace(os.sep, "/")
+            if not stat.S_ISREG(os.lstat(path).st_mode):
                 continue
-            dest = os.path.join(into, rel)
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            shutil.copyfile(path, dest)
+            data = _read_small_file(path)
+            if data is TOO_LARGE:
+                sub.too_large.append(rel)
+            elif data is not None:
+                output.write(rel, data)
 
 
-def _unzip(path, into):
-    try:
-        with zipfile.ZipFile(path) as z:
-            members = z.infolist()
-            if len(members) > MAX_MEMBERS:
-                raise Rejected("the zip holds more than %d files" % MAX_MEMBERS)
-            if sum(m.file_size for m in members) > MAX_ARCHIVE_BYTES:
-                raise Rejected("the zip unpacks to more than %d MiB" % (MAX_ARCHIVE_BYTES >> 20))
-            for m in members:
-                rel = _safe_relative(m.filename)
-                mode = (m.external_attr >> 16) & 0o170000
-                if m.is_dir() or not rel or (mode and mode != stat.S_IFREG):
-                    continue  # folders are made as needed; links are ignored
-                if m.file_size > MAX_FILE_BYTES:
-                    continue
-                dest = os.path.join(into, rel)
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                with z.open(m) as src, open(dest, "wb") as out:
-                    out.write(src.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES])
-    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as e:
-        raise Rejected("the zip cannot be read: %s" % e)
+def _read_small_file(path):
+    """The file's bytes; TOO_LARGE when it is over MAX_FILE_BYTES (told by
+    its size before reading, or by the one byte more read should it grow
+    meanwhile); None when it is no longer a regular file. Opened without
+    following a link or blocking on a FIFO put there meanwhile."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        if st.st_size > MAX_FILE_BYTES:
+            return TOO_LARGE
+        data = f.read(MAX_FILE_BYTES + 1)
+    return data if len(data) <= MAX_FILE_BYTES else TOO_LARGE
 
 
-def _untar(path, into):
-    try:
-        with tarfile.open(path, "r:*") as t:
-            count = total = 0
-            for m in t:
-                count += 1
-                total += max(m.size, 0)
-                if count > MAX_MEMBERS or total > MAX_ARCHIVE_BYTES:
-                    raise Rejected("the archive is too large (over %d files or %d MiB)"
-                                   % (MAX_MEMBERS, MAX_ARCHIVE_BYTES >> 20))
-                rel = _safe_relative(m.name)
-                if not m.isreg() or not rel or m.size > MAX_FILE_BYTES:
-                    continue  # links, devices and folders are never extracted
-                dest = os.path.join(into, rel)
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                src = t.extractfile(m)
-                with open(dest, "wb") as out:
-                    out.write(src.read())
-    except (tarfile.TarError, OSError, EOFError) as e:
-        raise Rejected("the archive cannot be read: %s" % e)
+def _unzip(sub, output):
+    with zipfile.ZipFile(sub.path) as z:
+        members = z.infolist()
+        if len(members) > MAX_MEMBERS:
+            raise Rejected("the zip holds more than %d files" % MAX_MEMBERS)
+        for m in members:
+            rel = _safe_relative(m.filename)
+            mode = (m.external_attr >> 16) & 0o170000
+            if m.is_dir() or not rel or (mode and mode != stat.S_IFREG):
+                continue  # folders are made as needed; links are ignored
+            if m.file_size > MAX_FILE_BYTES:
+                sub.too_large.append(rel)
+                continue
+            with z.open(m) as src:
+                data = src.read(MAX_FILE_BYTES + 1)  # the header's size may lie
+            if len(data) > MAX_FILE_BYTES:
+                sub.too_large.append(rel)
+                continue
+            output.write(rel, data)
 
 
+class _TarStream:
+    """A tar's decompressed bytes as tarfile reads them, bounded: tarfile
+    reads a long name or pax header whole, in one read of the size its
+    (possibly forged) header claims, and skips a member by seeking, which
+    in a compressed stream means decompressing it."""
+    def __init__(self, raw, compressed):
+        self.raw = raw
+        self.compressed = compressed
+        self.header_bytes = 0     # read for anything but the files we keep
+        self.skipped = 0
+        self.counting = True
+
+    def read(self, n=-1):
+        if not self.counting:  # a kept file's bytes: read by our own bounded request
+            return self.raw.read(n)
+        if n is None or n < 0 or n > MAX_ONE_READ:
+            raise Rejected("the archive holds a header that claims %s bytes (damaged?)"
+                           % ("all the" if n is None or n < 0 else n))
+        data = self.raw.read(n)
+        self.header_bytes += len(data)
+        if self.header_bytes > MAX_HEADER_BYTES:
+            raise Rejected("the archive's headers are over %d MiB (damaged?)"
+                           % (MAX_HEADER_BYTES >> 20))
+        return data
+
+    def seek(self, offset, whence=os.SEEK_SET):
+        if whence != os.SEEK_SET:
+            raise Rejected("the archive cannot be read here (unexpected seek)")
+        here = self.raw.tell()
+        if self.compressed:  # forward: decompress the gap; backward: from the start
+            self.skipped += offset - here if offset >= here else offset
+            if self.skipped > MAX_SKIPPED_BYTES:
+                raise Rejected("the archive unpacks to more than %d MiB"
+                               % (MAX_SKIPPED_BYTES >> 20))
+        return self.raw.seek(offset)
+
+    def tell(self):
+        return self.raw.tell()
+
+    def seekable(self):
+        return True
+
+
+def _open_tar_data(path):
+    """The tar inside, decompressed as its first bytes say (a .tar.gz that
+    is a plain tar is read all the same): (file, compressed?)."""
+    with open(path, "rb") as f:
+        magic = f.read(6)
+    if magic.startswith(b"\x1f\x8b"):
+        return gzip.open(path, "rb"), True
+    if magic.startswith(b"BZh"):
+        return bz2.open(path, "rb"), True
+    if magic.startswith(b"\xfd7zXZ\x00"):
+        return lzma.open(path, "rb"), True
+    return open(path, "rb"), False
+
+
+def _untar(sub, output):
+    raw, compressed = _open_tar_data(sub.path)
+    with raw:
+        stream = _TarStream(raw, compressed)
+        t = tarfile.open(fileobj=stream, mode="r:")
+        count = 0
+        for m in t:
+            count += 1
+            if count > MAX_MEMBERS:
+                raise Rejected("the archive holds more than %d files" % MAX_MEMBERS)
+            if m.size < 0:
+                raise Rejected("the archive holds a member of negative size (damaged?)")
+            rel = _safe_relative(m.name)
+            if not m.isreg() or not rel:
+                continue  # links, devices and folders are never extracted
+            if m.size > MAX_FILE_BYTES:
+                sub.too_large.append(rel)  # skipped by seeking: never written anywhere
+                continue
+            stream.counting = False  # a file's bytes count in what is written
+            try:
+                data = t.extractfile(m).read(MAX_FILE_BYTES + 1)
+            finally:
+                stream.counting = True
+            if len(data) > MAX_FILE_BYTES:
+                sub.too_large.append(rel)
+                continue
+            output.write(rel, data)
+
+
+# ------------------------------------------------------------- selection
 def find_course_root(unpacked):
     """The folder whose labs/ holds the lab folders: the top, or one level
     down (a zipped clone, "cuda-labs-main/labs/..."), or two."""

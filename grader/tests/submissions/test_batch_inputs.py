@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""Unit tests of what a class hands in, as the batch grader reads it: which
+entries of the submissions folder become which rows (formats, links,
+dot-entries, names that are no id), archives damaged anywhere (fuzzed:
+only Rejected may come out), paths inside archives, files too large for a
+lab, and a review that stays linear on hostile code. ctest: batch.inputs."""
+import gzip
+import hashlib
+import io
+import os
+import random
+import shutil
+import sys
+import tarfile
+import tempfile
+import time
+import unittest
+import zipfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from batch import review, submissions  # noqa: E402
+
+LAB_FILE = "labs/lab1_indexing/indexing.cu"
+TAR_MODES = {"tar": "w", "tar.gz": "w:gz", "tar.bz2": "w:bz2", "tar.xz": "w:xz"}
+SUFFIX = {"zip": ".zip", "tar": ".tar", "tar.gz": ".tar.gz", "tar.bz2": ".tar.bz2",
+          "tar.xz": ".tar.xz"}
+
+
+def lab_source(seed=0, lines=300):
+    """A few KiB of C that compresses into more than one block type: some
+    repetition, some noise."""
+    rng = random.Random(seed)
+    out = ["#include <cuda_runtime.h>\n"]
+    for i in range(lines):
+        out.append("__global__ void k%d(float *a, int n) { int i = blockIdx.x * %d + threadIdx.x; "
+                   "if (i < n) a[i] = %d.%df; } // %x\n"
+                   % (i, rng.randint(1, 1024), rng.randint(0, 99), rng.randint(0, 9),
+                      rng.getrandbits(48)))
+    return "".join(out).encode()
+
+
+def make_archive(path, kind, files):
+    """An archive of `kind` at `path` holding {relative path: bytes}."""
+    if kind == "zip":
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+            for rel, data in files.items():
+                z.writestr(rel, data)
+        return
+    with tarfile.open(path, TAR_MODES[kind]) as t:
+        for rel, data in files.items():
+            info = tarfile.TarInfo(rel)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+
+
+def touch(path, data=b""):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+class SafeRelativeTest(unittest.TestCase):
+    def test_components(self):
+        rel = submissions._safe_relative
+        self.assertEqual(rel("./labs/x.cu"), "labs/x.cu")
+        self.assertEqual(rel(".labs/x.cu"), ".labs/x.cu")  # lstrip("./") made it labs/x.cu
+        self.assertEqual(rel("a//b"), "a/b")
+        self.assertEqual(rel("a/./b/"), "a/b")
+        self.assertEqual(rel("..hidden/x"), "..hidden/x")
+        self.assertEqual(rel("a\\b\\c.cu"), "a/b/c.cu")
+        self.assertEqual(rel("./"), "")
+        self.assertEqual(rel("."), "")
+
+    def test_unsafe_rejected(self):
+        for name in ("../x", "/x", "a/../../x", "\\x", "a\\..\\x", "a/.."):
+            with self.assertRaises(submissions.Rejected, msg=name):
+                submissions._safe_relative(name)
+
+    def test_dot_folder_unpacked_as_is(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.zip")
+            make_archive(path, "zip", {".labs/x.cu": b"x", "./labs/y.cu": b"y"})
+            out = os.path.join(d, "out")
+            submissions.unpack(submissions.Submission("s", path, "zip"), out)
+            self.assertTrue(os.path.isfile(os.path.join(out, ".labs", "x.cu")))
+            self.assertTrue(os.path.isfile(os.path.join(out, "labs", "y.cu")))
+
+
+class DiscoverTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def by_id(self):
+        subs, notes = submissions.discover(self.dir)
+        self.assertEqual([s.id for s in subs], sorted(s.id for s in subs))
+        return {s.id: s for s in subs}, notes
+
+    def test_formats(self):
+        kinds = {"a.zip": "zip", "b.ZIP": "zip", "c.tar": "tar", "d.tar.gz": "tar.gz",
+                 "e.tgz": "tar.gz", "f.tar.bz2": "tar.bz2", "g.tbz2": "tar.bz2",
+                 "h.tar.xz": "tar.xz", "i.TXZ": "tar.xz"}
+        for name in kinds:
+            touch(os.path.join(self.dir, name))
+        os.mkdir(os.path.join(self.dir, "j"))
+        for name in ("x.rar", "y.7z", "notes.txt", "z.tar.zst", ".DS_Store"):
+            touch(os.path.join(self.dir, name))
+        os.mkdir(os.path.join(self.dir, ".hidden"))
+        os.symlink(os.path.join(self.dir, "a.zip"), os.path.join(self.dir, "link.zip"))
+        os.symlink("/", os.path.join(self.dir, "rootlink"))
+        subs, notes = self.by_id()
+        for name, kind in kinds.items():
+            sub = subs[name.split(".")[0]]
+            self.assertEqual((sub.kind, sub.error, sub.name), (kind, None, name))
+        self.assertEqual((subs["j"].kind, subs["j"].error), ("folder", None))
+        for sid, name in (("x", "x.rar"), ("y", "y.7z"), ("notes", "notes.txt"), ("z", "z.tar.zst")):
+            self.assertIsNone(subs[sid].kind)
+            self.assertIn("unsupported format: %s" % name, subs[sid].error)
+            self.assertIn(".tar.xz", subs[sid].error)  # names what is accepted
+            with self.assertRaises(submissions.Rejected):
+                submissions.unpack(subs[sid], os.path.join(self.dir, "..", "never"))
+        for sid in ("link", "rootlink"):
+            self.assertIsNone(subs[sid].kind)
+            self.assertIn("symbolic link", subs[sid].error)
+        self.assertNotIn(".hidden", subs)
+        self.assertNotIn(".DS_Store", subs)
+        self.assertTrue(any(".hidden" in n for n in notes), notes)
+        self.assertTrue(any(".DS_Store" in n for n in notes), notes)
+
+    def test_names_that_are_no_id(self):
+        raw_folder = os.fsencode(self.dir)
+        bad = {b"\xff\xfeabc.zip": "UTF-8", b"a" * 150 + b".zip": "longer than",
+               b"ctl\x01x.tar.gz": "non-printable", b"tab\tname": "non-printable",
+               b"nl\nname.zip": "non-printable", "\u00e9\u202e.zip".encode(): "non-printable"}
+        for raw in bad:
+            if raw.startswith(b"tab"):
+                os.mkdir(os.path.join(raw_folder, raw))
+            else:
+                touch(os.path.join(raw_folder, raw))
+        good = "\u00e9l\u00e8ve-\u5b66\u751f.zip"  # UTF-8 and printable: a fine id
+        touch(os.path.join(self.dir, good))
+        subs, notes = self.by_id()
+        self.assertEqual(len(subs), len(bad) + 1)
+        self.assertIsNone(subs["\u00e9l\u00e8ve-\u5b66\u751f"].error)
+        for raw, why in bad.items():
+            sid = "invalid-id-" + hashlib.sha256(raw).hexdigest()[:12]
+            sub = subs[sid]
+            self.assertIn(why, sub.error)
+            self.assertIn("not a valid id", sub.error)
+            self.assertTrue(sub.name.isprintable(), sub.name)
+            self.assertTrue(os.path.lexists(sub.path))
+            self.assertTrue(any(sid in n for n in notes), notes)
+            with self.assertRaises(submissions.Rejected):
+                submissions.unpack(sub, os.path.join(self.dir, "..", "never"))
+        self.assertIn("\\xff\\xfeabc.zip", subs["invalid-id-" + hashlib.sha256(
+            b"\xff\xfeabc.zip").hexdigest()[:12]].name)
+
+    def test_two_entries_for_one_id(self):
+        touch(os.path.join(self.dir, "a.zip"))
+        os.mkdir(os.path.join(self.dir, "a"))
+        touch(os.path.join(self.dir, "b.ZIP"))
+        touch(os.path.join(self.dir, "b.zip"))
+        touch(os.path.join(self.dir, "b.tgz"))
+        subs, _ = self.by_id()
+        self.assertEqual(sorted(subs), ["a", "b"])
+        self.assertIn("two entries for this id (a and a.zip)", subs["a"].error)
+        self.assertIn("3 entries for this id (b.ZIP, b.tgz and b.zip)", subs["b"].error)
+
+    def test_bytes_folder_and_empty(self):
+        self.assertEqual(submissions.discover(self.dir), ([], []))
+        touch(os.path.join(self.dir, "s.zip"))
+        subs, _ = submissions.discover(os.fsencode(self.dir))
+        self.assertEqual([s.id for s in subs], ["s"])
+
+
+class DamagedArchiveFuzzTest(unittest.TestCase):
+    """Every format, a valid archive damaged at many places: unpack either
+    succeeds or raises Rejected, never anything else (zlib.error,
+    LZMAError, EOFError, ... crashed the batch)."""
+    VARIANTS = 60
+
+    def damaged(self, data, rng):
+        """One damaged copy: a range inside the compressed data (past the
+        first header bytes) flipped, zeroed or cut, now and then anywhere."""
+        data = bytearray(data)
+        low = 0 if rng.random() < 0.2 else min(40, len(data) // 4)
+        pos = rng.randrange(low, len(data))
+        length = rng.choice([1, 1, 2, 4, 16, 64, 512])
+        how = rng.choice(["flip", "flip", "zero", "random", "cut"])
+        end = min(len(data), pos + length)
+        if how == "cut":
+            return bytes(data[:pos])
+        for i in range(pos, end):
+            data[i] = 0 if how == "zero" else (data[i] ^ (1 << rng.randrange(8))) if how == "flip" \
+                else rng.randrange(256)
+        return bytes(data)
+
+    def test_damaged_archives_only_rejected(self):
+        files = {LAB_FILE: lab_source(1), "labs/lab2_matmul/matmul.cu": lab_source(2, 100),
+                 "README.md": b"notes\n" * 50}
+        with tempfile.TemporaryDirectory() as d:
+            for kind, suffix in SUFFIX.items():
+                good = os.path.join(d, "good" + suffix)
+                make_archive(good, kind, files)
+                out = os.path.join(d, "out-good-" + kind)
+                submissions.unpack(submissions.Submission("good", good, kind), out)
+                with open(os.path.join(out, LAB_FILE), "rb") as f:
+                    self.assertEqual(f.read(), files[LAB_FILE])
+                with open(good, "rb") as f:
+                    data = f.read()
+                rng = random.Random("fuzz-" + kind)
+                outcomes = {"ok": 0, "rejected": 0}
+                crashed = []
+                for v in range(self.VARIANTS):
+                    path = os.path.join(d, "v%d%s" % (v, suffix))
+                    touch(path, self.damaged(data, rng))
+                    out = os.path.join(d, "out-%s-%d" % (kind, v))
+                    try:
+                        submissions.unpack(submissions.Submission("v", path, kind), out)
+                        outcomes["ok"] += 1
+                    except submissions.Rejected as e:
+                        self.assertTrue(str(e))
+                        outcomes["rejected"] += 1
+                    except Exception as e:  # noqa: BLE001 - what the test is looking for
+                        crashed.append("variant %d: %s: %s" % (v, type(e).__name__, e))
+                    shutil.rmtree(out, ignore_errors=True)
+                    os.unlink(path)
+                self.assertEqual(crashed, [], kind)
+                if kind != "tar":  # a damaged plain tar may still read
+                    self.assertGreater(outcomes["rejected"], 0, kind)
+
+    def test_not_an_archive(self):
+        with tempfile.TemporaryDirectory() as d:
+            for kind, suffix in SUFFIX.items():
+                for content in (b"", b"this is not an archive\n", b"\x1f\x8b\x08rubbish",
+                                b"BZh9rubbish", b"\xfd7zXZ\x00rubbish", b"PK\x03\x04" + b"\0" * 40):
+                    path = os.path.join(d, "x" + suffix)
+                    touch(path, content)
+                    with self.assertRaises(submissions.Rejected, msg=(kind, content)) as cm:
+                        submissions.unpack(submissions.Submission("x", path, kind),
+                                           os.path.join(d, "out"))
+                    if kind == "zip":
+                        self.assertIn("zip", str(cm.exception))
+
+    def test_header_claiming_gigabytes(self):
+        """A GNU long-name header whose size says 1 GiB: tarfile would read
+        it whole, in memory."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "bomb.tar.gz")
+            header = tarfile.TarInfo("././@LongLink")
+            header.type = tarfile.GNUTYPE_LONGNAME
+            header.size = 1 << 30
+            with open(path, "wb") as raw:
+                with gzip.GzipFile(fileobj=raw, mode="wb") as z:
+                    z.write(header.tobuf(format=tarfile.GNU_FORMAT))
+                    z.write(b"\0" * (4 << 20))
+            with self.assertRaises(submissions.Rejected):
+                submissions.unpack(submissions.Submission("b", path, "tar.gz"),
+                                   os.path.join(d, "out"))
+
+
+class LargeFileTest(unittest.TestCase):
+    """A file over MAX_FILE_BYTES is skipped and listed in too_large; the
+    submission is graded. The caps that remain still hold."""
+    def test_folder_with_sparse_300_mb_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "s")
+            os.makedirs(os.path.join(src, "labs", "lab1_indexing"))
+            touch(os.path.join(src, LAB_FILE), b"int x;\n")
+            with open(os.path.join(src, "video.mp4"), "wb") as f:
+                f.truncate(300 << 20)  # sparse: no disk, and never read
+            start = time.monotonic()
+            sub = submissions.Submission("s", src, "folder")
+            out = submissions.unpack(sub, os.path.join(d, "out"))
+            self.assertLess(time.monotonic() - start, 5)
+            self.assertEqual(sub.too_large, ["video.mp4"])
+            self.assertFalse(os.path.exists(os.path.join(out, "video.mp4")))
+            taken, _ = submissions.select(out, {LAB_FILE})
+            self.assertEqual(list(taken), [LAB_FILE])
+
+    def test_archives_with_a_file_over_the_limit(self):
+        big = b"\0" * (submissions.MAX_FILE_BYTES + (3 << 20))
+        with tempfile.TemporaryDirectory() as d:
+            for kind, suffix in SUFFIX.items():
+                path = os.path.join(d, "s" + suffix)
+                make_archive(path, kind, {"data/big.bin": big, LAB_FILE: b"int x;\n"})
+                sub = submissions.Submission("s", path, kind)
+                out = submissions.unpack(sub, os.path.join(d, "out-" + kind))
+                self.assertEqual(sub.too_large, ["data/big.bin"], kind)
+                self.assertFalse(os.path.exists(os.path.join(out, "data", "big.bin")), kind)
+                self.assertTrue(os.path.isfile(os.path.join(out, LAB_FILE)), kind)
+
+    def test_zip_header_lying_about_size(self):
+        """The central directory says 100 bytes, the data holds 2 MiB: never
+        more than the cap is read or written."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.zip")
+            make_archive(path, "zip", {"big.cu": b"x" * (2 << 20)})
+            with open(path, "rb") as f:
+                data = bytearray(f.read())
+            central = data.rfind(b"PK\x01\x02")
+            data[central + 24:central + 28] = (100).to_bytes(4, "little")  # uncompressed size
+            touch(path, bytes(data))
+            out = os.path.join(d, "out")
+            try:
+                submissions.unpack(submissions.Submission("s", path, "zip"), out)
+            except submissions.Rejected:
+                pass
+            written = os.path.join(out, "big.cu")
+            if os.path.exists(written):
+                self.assertLessEqual(os.path.getsize(written), submissions.MAX_FILE_BYTES)
+
+    def test_total_and_member_caps_hold(self):
+        saved = submissions.MAX_ARCHIVE_BYTES, submissions.MAX_MEMBERS
+        try:
+            submissions.MAX_ARCHIVE_BYTES, submissions.MAX_MEMBERS = 3 << 20, 10
+            with tempfile.TemporaryDirectory() as d:
+                for kind, suffix in SUFFIX.items():
+                    path = os.path.join(d, "heavy" + suffix)
+                    make_archive(path, kind, {"f%d" % i: b"\1" * (1 << 20) for i in range(4)})
+                    with self.assertRaises(submissions.Rejected, msg=kind):
+                        submissions.unpack(submissions.Submission("h", path, kind),
+                                           os.path.join(d, "out-h-" + kind))
+                    path = os.path.join(d, "many" + suffix)
+                    make_archive(path, kind, {"f%d" % i: b"x" for i in range(11)})
+                    with self.assertRaises(submissions.Rejected, msg=kind):
+                        submissions.unpack(submissions.Submission("m", path, kind),
+                                           os.path.join(d, "out-m-" + kind))
+        finally:
+            submissions.MAX_ARCHIVE_BYTES, submissions.MAX_MEMBERS = saved
+
+
+    def test_skipping_compressed_members_is_capped(self):
+        """Skipping a member of a compressed tar decompresses it: a bomb of
+        skipped members is bounded too; skipping in a plain tar is free."""
+        saved = submissions.MAX_SKIPPED_BYTES
+        try:
+            submissions.MAX_SKIPPED_BYTES = 2 << 20
+            with tempfile.TemporaryDirectory() as d:
+                files = {"big.bin": b"\0" * (4 << 20), LAB_FILE: b"int x;\n"}
+                for kind, suffix in SUFFIX.items():
+                    if kind == "zip":
+                        continue
+                    path = os.path.join(d, "s" + suffix)
+                    make_archive(path, kind, files)
+                    sub = submissions.Submission("s", path, kind)
+                    if kind == "tar":
+                        submissions.unpack(sub, os.path.join(d, "out-" + kind))
+                        self.assertEqual(sub.too_large, ["big.bin"])
+                    else:
+                        with self.assertRaises(submissions.Rejected, msg=kind):
+                            submissions.unpack(sub, os.path.join(d, "out-" + kind))
+        finally:
+            submissions.MAX_SKIPPED_BYTES = saved
+
+
+class ReviewSpeedTest(unittest.TestCase):
+    """flags_for_file is linear: a hostile file cannot stall the batch
+    (the review holds the GIL in one of its threads)."""
+    LIMIT_S = 2.0
+
+    def review(self, text):
+        start = time.monotonic()
+        flags = review.flags_for_file("labs/x.cu", text, "")
+        took = time.monotonic() - start
+        self.assertLess(took, self.LIMIT_S, "%.2f s" % took)
+        self.assertLessEqual(max((len(f["excerpt"]) for f in flags), default=0), 160)
+        return flags
+
+    def test_one_mib_single_line(self):
+        unit = 'exit(1); "a\\" /* x fopen(f) \'q 1\'0 #include "grader/x 7 passed, 1 failed '
+        text = (unit * ((1 << 20) // len(unit) + 1))[:1 << 20]
+        flags = self.review(text)
+        names = [f["flag"] for f in flags]
+        self.assertEqual(names[0], review.CUT_FLAG)
+        self.assertIn("process control", names)
+        self.assertLess(len(flags), 200)  # counted past MAX_FLAGS_PER_RULE, not listed
+
+    def test_one_mib_of_short_lines(self):
+        line = 'exit(0); // c\n'
+        text = "".join(line if i % 3 else 'fopen("f");\n' for i in range(100000))
+        text = text[:1 << 20]
+        flags = self.review(text)
+        first = [f for f in flags if f["flag"] == "file or network call"][0]
+        self.assertEqual((first["line"], first["excerpt"]), (1, 'fopen("f");'))
+        second = [f for f in flags if f["flag"] == "process control"][1]
+        self.assertEqual((second["line"], second["excerpt"]), (3, "exit(0); // c"))
+
+    def test_pathological_patterns(self):
+        for unit in ('"\\', "'\\", "/*", '"', "1", " ", "#include <", "#include \"a", "Score 1",
+                     "cudaStreamCreate", "1 ", "exit", "\\"):
+            text = unit * ((1 << 19) // len(unit))
+            self.review(text)
+            self.review("\n".join([text[:200]] * 2500))
+
+    def test_semantics_kept(self):
+        flags = lambda code: {f["flag"] for f in review.flags_for_file("a.cu", code, "")}  # noqa: E731
+        self.assertEqual(flags("/* exit(1); never closed"), set())
+        self.assertEqual(flags('const char *s = "exit(1)";\n'), set())
+        self.assertEqual(flags("char c = '\"'; exit(1); // \"\n"), {"process control"})
+        # An unclosed quote is code, as before; a digit separator opens no literal.
+        self.assertEqual(flags('x = "abc\nexit(1);\n'), {"process control"})
+        self.assertEqual(flags("int n = 1'000; exit(1); char c = 'a';"), {"process control"})
+        long_line = "int a; " * 200 + "system(\"x\");" + " int b;" * 200
+        [flag] = review.flags_for_file("a.cu", long_line, "")
+        self.assertIn("system(", flag["excerpt"])
+
+
+if __name__ == "__main__":
+    unittest.main()
