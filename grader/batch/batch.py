@@ -12,31 +12,47 @@ measurement with the GPU to itself, and a test that failed while sharing
 run again alone. --labs-in-turn runs them one after another instead.
 
 Every file a student ends up with is written atomically, and
-OUT/<id>/labN/lab.json (written last) marks a lab as done, OUT/<id>/
-student.json a student: a batch killed at any moment is resumed by running
-it again, and redoes only the unfinished labs."""
+OUT/students/<id>/labN/lab.json (written last) marks a lab as done.
+OUT/students/<id>/student.json is composed from every lab.json on disk, so
+runs with --labs, --only and --force add to a student's record and never
+replace it: a batch killed at any moment is resumed by running it again,
+and redoes only the unfinished labs.
+
+Nothing the student's code could have written is read by path: the grader
+writes its results to a descriptor the batch opened (--results-fd), its
+output comes back through a pipe into OUT (run.log, capped), and the points
+are the batch's own (score.py). Anything that goes wrong for one student
+becomes that student's row; only a broken course (an infrastructure
+failure: build.InfraError) stops the batch."""
 import concurrent.futures as cf
 import fcntl
+import hashlib
 import os
 import queue
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
+import traceback
 
 from . import build, course as course_mod, gradescope, outputs, report, review, runner
 from . import sandbox as sandbox_mod, score, submissions, tasks
 from .progress import Progress
+from .outputs import student_dir
 from .util import read_json, read_text, say, say_once, write_atomic, write_json_atomic
 
 REPO = course_mod.REPO
 BUILD_ERRORS_KEEP = 8000
+COMPILE_MEMORY_BYTES = 8 << 30   # a recursive-include compile reached 9.3 GB in a minute
+SCRATCH_BYTES = 1 << 30          # a grader's writable /tmp (a size-capped tmpfs)
 
 
 class BuiltLab:
     """A lab whose grader built and waits for its run."""
-    def __init__(self, lab, exe, work, lab_out, start):
+    def __init__(self, lab, exe, work, lab_out, start, symbol_findings):
         self.lab, self.exe, self.work, self.lab_out, self.start = lab, exe, work, lab_out, start
+        self.symbol_findings = symbol_findings
 
 
 def chown_tree(top, uid):
@@ -100,17 +116,26 @@ class Batch:
         if not self.gpus:
             say_once("gpu", "no GPU visible: GPU tests are recorded as \"%s\" (0 points, never "
                             "passed) and grading_status says \"partial: no GPU\"" % score.NO_GPU)
+        # The symbol check's nm of the course's libraries, while the first
+        # submissions unpack and compile: once per batch, not per student.
+        threading.Thread(target=build.warm_symbol_cache,
+                         args=([self.course.recipes[l.name] for l in self.labs],),
+                         daemon=True).start()
         work = os.path.join(self.out, ".work")
         if os.path.isdir(work):
             shutil.rmtree(work, ignore_errors=True)  # scratch of a killed batch
         os.makedirs(work, exist_ok=True)
+        # The graders' results channels: files only the batch can open.
+        self.private = os.path.join(work, "private")
+        os.makedirs(self.private, mode=0o700, exist_ok=True)
+        os.chmod(self.private, 0o700)
 
     # ------------------------------------------------------------- a lab
     def build_lab(self, sub, lab, taken, scratch):
         """Stages and builds one lab: its finished record when there is
         nothing to run (already graded, not submitted, did not build),
         else a BuiltLab for run_lab."""
-        lab_out = os.path.join(self.out, sub.id, lab.name)
+        lab_out = os.path.join(student_dir(self.out, sub.id), lab.name)
         done = os.path.join(lab_out, "lab.json")
         if not self.args.force and os.path.exists(done):
             return read_json(done)
@@ -131,23 +156,36 @@ class Batch:
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             shutil.copyfile(files.get(rel) or os.path.join(self.course.src, rel), dest)
             staged[rel] = dest
-        build_log = os.path.join(work, "build.log")
+        os.makedirs(os.path.join(work, "obj"), exist_ok=True)
+        if self.sandbox.run_as is not None:
+            chown_tree(work, self.sandbox.run_as)  # compiles run as the graders' user
+        # Logs are written in the batch's private folder, which the sandbox
+        # never shows, and copied into OUT when complete.
+        build_log = os.path.join(self.private, "%s.%s.build.log" % (_short_hash(sub.id), lab.name))
         readonly = [self.course.cache]
-        with self.build_slots:
-            exe, message = build.build_lab(self.course.recipes[lab.name], staged, work,
-                                           self.sandbox, readonly, build_log)
-        write_atomic(os.path.join(lab_out, "build.log"), read_text(build_log))
+        limits = build.Limits(memory_bytes=COMPILE_MEMORY_BYTES, max_file_bytes=256 << 20,
+                              tmp_bytes=SCRATCH_BYTES if self.sandbox.sized_tmp else 0)
+        try:
+            with self.build_slots:
+                exe, message, findings = build.build_lab(self.course.recipes[lab.name], staged,
+                                                         work, self.sandbox, readonly, build_log,
+                                                         limits)
+            log_text = read_text(build_log)
+        finally:
+            _unlink(build_log)
+        write_atomic(os.path.join(lab_out, "build.log"), log_text)
         if exe is None:
             record = score.score_lab(lab.name, rubric, curve, state="build_failed",
                                      reason="not graded: the lab did not build (%s)" % message)
-            record["build_errors"] = _errors_only(read_text(build_log), work)[-BUILD_ERRORS_KEEP:]
+            record["build_errors"] = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
+            record["symbol_findings"] = findings
             return self._finish_lab(lab_out, record, start)
-        return BuiltLab(lab, exe, work, lab_out, start)
+        return BuiltLab(lab, exe, work, lab_out, start, findings)
 
-    def grader_argv(self, exe, results_path, share_lock):
+    def grader_argv(self, exe, results_fd, share_lock):
         """The grader's command line. Several tests at once (--jobs) only
         under the locks: the harness refuses it without them."""
-        argv = [exe, "--scored-only", "--results", results_path]
+        argv = [exe, "--scored-only", "--results-fd", str(results_fd)]
         if self.args.test_timeout:
             argv += ["--timeout", str(self.args.test_timeout)]
         if share_lock and self.args.tests_at_once > 1:
@@ -157,13 +195,16 @@ class Batch:
     def run_lab(self, built, gpu, share_lock):
         """Runs a built lab's grader on `gpu` (None: no GPU), sandboxed;
         `share_lock`: the folder of the locks through which it shares the
-        GPU with the student's other labs (gpu_share.h), or None."""
+        GPU with the student's other labs (gpu_share.h), or None.
+
+        The grader's results come back through a file only the batch can
+        name: opened here, unlinked at once, inherited as a descriptor. Its
+        output goes through a pipe into OUT. In the sandbox the lab's
+        folder is read-only and the grader's only writable place is a
+        size-capped /tmp."""
         lab, work, lab_out = built.lab, built.work, built.lab_out
-        results_path = os.path.join(work, "grader.json")
-        run_log = os.path.join(work, "run.log")
-        argv = self.grader_argv(built.exe, results_path, share_lock)
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": work, "LANG": "C.UTF-8",
-               "TMPDIR": "/tmp"}
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": "/tmp",
+               "HOME": "/tmp" if self.sandbox.enabled else work}
         # The instructor's settings, never the student's: the seed, and
         # where the graders' shared libraries are when they are not
         # installed system-wide (CMocka unpacked under /opt, say).
@@ -176,25 +217,45 @@ class Batch:
             if share_lock:
                 env["GRADER_GPU_SHARE"] = share_lock
                 readonly.append(share_lock)
-        if self.sandbox.run_as is not None:
-            chown_tree(work, self.sandbox.run_as)  # the grader writes its results there
-        res = runner.run(self.sandbox.wrap(argv, work, readonly, gpu_index=gpu, unprivileged=True),
-                         run_log, cwd=work, env=env, timeout=self.args.lab_timeout,
-                         cap=self.args.output_cap, memory_bytes=int(self.args.mem_limit_gb * 2**30),
-                         max_file_bytes=256 << 20,
-                         max_tasks=tasks.process_limit(self.grader_uid, self.args.max_processes))
-        write_atomic(os.path.join(lab_out, "run.log"), read_text(run_log))
-        results = read_json(results_path)
-        reason = ""
+        run_log = os.path.join(self.private, "%s.%s.run.log"
+                               % (os.path.basename(os.path.dirname(work)), lab.name))
+        with tempfile.TemporaryFile(dir=self.private) as channel:
+            fd = channel.fileno()
+            argv = self.grader_argv(built.exe, fd, share_lock)
+            wrapped = self.sandbox.wrap(argv, work, readonly, gpu_index=gpu, unprivileged=True,
+                                        writable=False,
+                                        tmp_bytes=SCRATCH_BYTES if self.sandbox.sized_tmp else 0)
+            try:
+                res = runner.run(wrapped, run_log, cwd=work, env=env,
+                                 timeout=self.args.lab_timeout, cap=self.args.output_cap,
+                                 memory_bytes=int(self.args.mem_limit_gb * 2**30),
+                                 max_file_bytes=256 << 20, pass_fds=(fd,), reap=True,
+                                 max_tasks=tasks.process_limit(self.grader_uid,
+                                                               self.args.max_processes))
+                write_atomic(os.path.join(lab_out, "run.log"), read_text(run_log))
+            finally:
+                _unlink(run_log)
+            raw = os.pread(fd, score.RESULTS_MAX_BYTES + 1, 0)
+        problem, reason, results = None, "", None
+        if raw:
+            # Kept as it came (capped), readable or not: the evidence.
+            write_atomic(os.path.join(lab_out, "grader.json"), raw[:score.RESULTS_MAX_BYTES])
+            try:
+                results = score.read_results(raw)
+            except score.Unreadable as e:
+                problem = "results unreadable"
+                reason = "error: %s (%s); the raw file is kept as grader.json" % (score.UNREADABLE, e)
         if res.timed_out:
+            problem = "time limit"
             reason = "the grader was stopped at the lab's time limit (%d s)" % self.args.lab_timeout
-        elif results is None:
+        elif not raw:
+            problem = "no results"
             reason = "the grader ended (%s) before writing its results" % res.describe()
-        if results is not None:
-            write_atomic(os.path.join(lab_out, "grader.json"), read_text(results_path))
         record = score.score_lab(lab.name, self.course.rubrics[lab.name],
                                  self.course.curves.get(lab.name, {}), results=results,
                                  state="graded", reason=reason)
+        record["problem"] = problem
+        record["symbol_findings"] = built.symbol_findings
         record["run"] = {"status": res.describe(), "seconds": round(res.seconds, 1),
                          "output_dropped_bytes": res.dropped,
                          "sandbox": self.sandbox.enabled, "gpu_shared": "GRADER_GPU_SHARE" in env}
@@ -231,18 +292,33 @@ class Batch:
 
     # --------------------------------------------------------- a student
     def grade_student(self, sub, lab_pool):
+        """Grades one submission. Whatever goes wrong for it (a damaged
+        archive, a file we cannot write, a bug of ours) becomes this
+        student's error row; only an infrastructure failure stops the batch."""
         start = time.monotonic()
-        student_out = os.path.join(self.out, sub.id)
-        scratch = os.path.join(self.out, ".work", "%s.%d" % (sub.id, self.pid))
-        os.makedirs(student_out, exist_ok=True)
+        scratch = os.path.join(self.out, ".work", "s%d.%s" % (self.pid, _short_hash(sub.id)))
         try:
-            if sub.error:
-                raise submissions.Rejected(sub.error)
-            unpacked = submissions.unpack(sub, os.path.join(scratch, "unpacked"))
-            taken, ignored = submissions.select(unpacked, {f for l in self.labs for f in l.files})
+            return self._grade_student(sub, lab_pool, scratch, start)
+        except build.InfraError:
+            raise
         except submissions.Rejected as e:
-            shutil.rmtree(scratch, ignore_errors=True)
             return self._finish_error(sub, str(e), start)
+        except Exception as e:  # noqa: BLE001 - one student's failure is that student's row
+            say("%s: could not be graded: %s" % (sub.id, traceback.format_exc().strip()))
+            return self._finish_error(sub, "the batch could not grade this submission (%s: %s)"
+                                      % (type(e).__name__, str(e)[:300]), start)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    def _grade_student(self, sub, lab_pool, scratch, start):
+        student_out = student_dir(self.out, sub.id)
+        os.makedirs(student_out, exist_ok=True)
+        if sub.error:
+            raise submissions.Rejected(sub.error)
+        unpacked = submissions.unpack(sub, os.path.join(scratch, "unpacked"))
+        taken, ignored = submissions.select(unpacked, {f for l in self.labs for f in l.files})
+        ignored = ["%s (over %d KiB: not unpacked)" % (rel, submissions.MAX_FILE_BYTES >> 10)
+                   for rel in getattr(sub, "too_large", [])] + ignored
 
         flags = []
         for rel, path in sorted(taken.items()):
@@ -251,47 +327,84 @@ class Batch:
         futures = [lab_pool.submit(self.build_lab, sub, lab, taken, scratch) for lab in self.labs]
         done = [f.result() for f in futures]  # a record, or a BuiltLab to run
         built = [d for d in done if isinstance(d, BuiltLab)]
-        ran = dict(zip((b.lab.name for b in built), self.run_labs(built, scratch)))
-        records = [ran[d.lab.name] if isinstance(d, BuiltLab) else d for d in done]
-        for lab, rec in zip(self.labs, records):
-            flags += review.speed_flags(rec, self.course.curves.get(lab.name, {}))
-        shutil.rmtree(scratch, ignore_errors=True)
+        self.run_labs(built, scratch)
 
-        seconds = time.monotonic() - start
         note = ""
         if ignored:
             note = "ignored (only the lab files are graded): " + ", ".join(ignored[:20]) + \
                    (" and %d more" % (len(ignored) - 20) if len(ignored) > 20 else "")
+        return self.compose_student(sub, {"state": "graded", "taken": sorted(taken),
+                                          "ignored": ignored[:200], "code_review": flags,
+                                          "note": note}, time.monotonic() - start)
+
+    def compose_student(self, sub, facts, seconds):
+        """student.json (and the student's results.json and build.log) from
+        every lab.json on disk: labs graded in earlier runs (--labs, --only,
+        --force) are kept, never replaced by this run's subset."""
+        student_out = student_dir(self.out, sub.id)
+        records = []
+        for lab in self.course.labs:
+            rec = read_json(os.path.join(student_out, lab.name, "lab.json"))
+            if isinstance(rec, dict) and rec.get("lab") == lab.name:
+                records.append(rec)
+        flags = list(facts.get("code_review", []))
+        for rec in records:
+            flags += review.speed_flags(rec, self.course.curves.get(rec["lab"], {}))
+            flags += [{"file": rec["lab"], "line": 0, "flag": build.SYMBOL_FLAG, "excerpt": f}
+                      for f in rec.get("symbol_findings", [])]
         write_json_atomic(os.path.join(student_out, "results.json"),
-                          gradescope.results(records, seconds, note))
+                          gradescope.results(records, seconds, facts.get("note", "")))
         write_atomic(os.path.join(student_out, "build.log"), "".join(
-            "===== %s\n%s\n" % (l.name, read_text(os.path.join(student_out, l.name, "build.log")))
-            for l in self.labs if os.path.exists(os.path.join(student_out, l.name, "build.log"))))
-        student = {"id": sub.id, "state": "graded", "submission": sub.kind,
-                   "course": self.course.fingerprint, "sandbox": self.sandbox.enabled,
-                   "taken": sorted(taken), "ignored": ignored[:200],
+            "===== %s\n%s\n" % (r["lab"], read_text(os.path.join(student_out, r["lab"], "build.log")))
+            for r in records if os.path.exists(os.path.join(student_out, r["lab"], "build.log"))))
+        student = {"id": sub.id, "entry": sub.name, "state": facts["state"],
+                   "submission": sub.kind, "course": self.course.fingerprint,
+                   "sandbox": self.sandbox.enabled, "taken": facts.get("taken", []),
+                   "ignored": facts.get("ignored", []),
                    "labs": {r["lab"]: r for r in records}, "review": flags,
                    "seconds": round(seconds, 1)}
         write_json_atomic(os.path.join(student_out, "student.json"), student)  # last
         return student
 
     def _finish_error(self, sub, error, start):
-        student_out = os.path.join(self.out, sub.id)
+        student_out = student_dir(self.out, sub.id)
+        os.makedirs(student_out, exist_ok=True)
         records = [score.score_lab(l.name, self.course.rubrics[l.name], {}, state="error",
                                    reason="not graded: " + error) for l in self.labs]
         write_json_atomic(os.path.join(student_out, "results.json"),
                           gradescope.results(records, time.monotonic() - start,
                                              "The submission could not be graded: " + error))
-        student = {"id": sub.id, "state": "error", "error": error, "submission": sub.kind,
-                   "course": self.course.fingerprint, "labs": {r["lab"]: r for r in records},
-                   "review": []}
+        student = {"id": sub.id, "entry": sub.name, "state": "error", "error": error,
+                   "submission": sub.kind, "course": self.course.fingerprint,
+                   "labs": {r["lab"]: r for r in records}, "review": []}
         write_json_atomic(os.path.join(student_out, "student.json"), student)
         return student
 
     # -------------------------------------------------------- the batch
+    def is_graded(self, sub):
+        """Done: an error row, or every lab of this run with its lab.json."""
+        folder = student_dir(self.out, sub.id)
+        rec = read_json(os.path.join(folder, "student.json"))
+        if not isinstance(rec, dict):
+            return False
+        if rec.get("state") == "error":
+            return True
+        return all(os.path.exists(os.path.join(folder, l.name, "lab.json")) for l in self.labs)
+
+    def record_batch(self, every_id):
+        """OUT/batch.json: which shard of which submission list this OUT
+        holds, so that merge can tell a complete set of shards."""
+        index, count = self.args.shard or (0, 1)
+        write_json_atomic(os.path.join(self.out, "batch.json"), {
+            "shard": [index, count], "submissions": _list_hash(every_id), "ids": every_id,
+            "labs": [l.name for l in self.labs]})
+
     def run(self):
         self.prepare()
-        subs = submissions.discover(self.args.submissions)
+        subs, notes = submissions.discover(self.args.submissions)
+        for note in notes:
+            say(note)
+        self.record_batch([s.id for s in subs])
         if self.args.shard:
             index, count = self.args.shard
             subs = subs[index::count]
@@ -300,16 +413,14 @@ class Batch:
             subs = [s for s in subs if s.id in wanted]
             for missing in sorted(wanted - {s.id for s in subs}):
                 say("--only %s: no such submission (in this shard)" % missing)
-        done = [s for s in subs if os.path.exists(os.path.join(self.out, s.id, "student.json"))]
-        todo = subs if self.args.force else [s for s in subs if s not in done]
         if self.args.force:
             for s in subs:
-                for name in ("student.json",):
-                    path = os.path.join(self.out, s.id, name)
-                    if os.path.exists(path):
-                        os.unlink(path)
-        stale = [s.id for s in done if s not in todo and read_json(
-            os.path.join(self.out, s.id, "student.json"), {}).get("course") != self.course.fingerprint]
+                _unlink(os.path.join(student_dir(self.out, s.id), "student.json"))
+        todo = [s for s in subs if not self.is_graded(s)]
+        done = [s for s in subs if s not in todo]
+        stale = [s.id for s in done if read_json(
+            os.path.join(student_dir(self.out, s.id), "student.json"), {}).get("course")
+            != self.course.fingerprint]
         if stale:
             say("%d students were graded with another version of the course (%s...); "
                 "--force regrades them" % (len(stale), " ".join(stale[:5])))
@@ -324,7 +435,18 @@ class Batch:
             futures = {student_pool.submit(self.grade_student, s, lab_pool): s for s in todo}
             for f in cf.as_completed(futures):
                 sub = futures[f]
-                rec = f.result()
+                try:
+                    rec = f.result()
+                except build.InfraError as e:
+                    for other in futures:
+                        other.cancel()
+                    raise SystemExit("grade-submissions: stopped: %s\nNothing was recorded for "
+                                     "the labs it hit; fix the course and run again to resume."
+                                     % e)
+                except Exception:  # noqa: BLE001 - even writing the error row failed
+                    say("%s: no row could be written: %s" % (sub.id, traceback.format_exc()))
+                    progress.step(sub.id, "error")
+                    continue
                 total = sum(r["score"] for r in rec["labs"].values())
                 progress.step(sub.id, "error" if rec["state"] == "error" else outputs.fmt(total))
                 if time.monotonic() - last_outputs > 30:
@@ -347,6 +469,21 @@ class Batch:
                 report.draw(self.out, read_json(os.path.join(self.out, "summary.json")))
             except Exception as e:  # noqa: BLE001 - any matplotlib failure
                 say_once("report", "report pictures not drawn: %s: %s" % (type(e).__name__, e))
+
+
+def _unlink(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _short_hash(text):
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def _list_hash(ids):
+    return hashlib.sha256("\n".join(sorted(ids)).encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def _errors_only(log, work):

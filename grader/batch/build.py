@@ -2,15 +2,64 @@
 (course.py): compile the student's files with the exact flags CMake used,
 archive them as the lab's library, and link the lab's grader from the
 shared build's objects and libraries with that library swapped in. Nothing
-of the shared build is written to; everything new lands in `workdir`."""
+of the shared build is written to; everything new lands in `workdir`.
+
+Every step runs as the graders do: in the sandbox, as its unprivileged
+user, with limits on memory, file size and time (a student's
+`#include "/etc/gshadow"` reads nothing; a recursive include runs out of
+memory, not the machine). A step that fails because the course itself is
+broken (a recipe input gone, nvcc's options file among them) is an
+InfraError: the batch stops, and never records "did not build"."""
+import collections
 import os
 import shlex
 
-from . import runner
+from . import runner, symbols
 
 COMPILE_LIMIT_S = 300   # a template bomb must not stall the batch
 LINK_LIMIT_S = 120
 LOG_CAP = 256 << 10     # compiler errors beyond this are noise
+# The review list's flag for symbol_findings (README: review list).
+SYMBOL_FLAG = "symbol of the grader, harness or a library defined or weakly reached"
+
+Limits = collections.namedtuple("Limits", "memory_bytes max_file_bytes tmp_bytes")
+
+
+class InfraError(RuntimeError):
+    """The course's build is broken: no submission can be judged by it."""
+
+
+def _course_inputs(args, cwd):
+    """The paths a command reads from the course: the tool, its folder,
+    options files (nvcc's --options-file, @file) and every input object,
+    archive or library. Only their absence is judged, never the compiler's
+    words, which a student's source can imitate."""
+    paths = [cwd] + ([args[0]] if os.path.isabs(args[0]) else [])
+    for i, a in enumerate(args[1:], 1):
+        if a in ("--options-file", "-optf") and i + 1 < len(args):
+            paths.append(os.path.join(cwd, args[i + 1]))
+        elif a.startswith("@"):
+            paths.append(os.path.join(cwd, a[1:]))
+        elif os.path.isabs(a) and a.endswith((".o", ".a", ".so")) and "/obj/" not in a:
+            paths.append(a)
+    return paths
+
+
+def _check_infra(args, cwd, what, own_files=()):
+    """Raises InfraError when `what` failed because a file of the course's
+    is gone (the shared build changed or vanished under the batch)."""
+    missing = [p for p in _course_inputs(args, cwd) if p not in own_files and not os.path.exists(p)]
+    if missing:
+        raise InfraError("%s: the course's %s is missing (was the course cache rebuilt or "
+                         "removed under this batch?)" % (what, missing[0]))
+
+
+def _run_step(sandbox, args, workdir, readonly, cwd, log_path, timeout, limits):
+    """One compile, archive or link step, as the graders run."""
+    return runner.run(sandbox.wrap(args, workdir, readonly, cwd=cwd, unprivileged=True,
+                                   tmp_bytes=limits.tmp_bytes),
+                      log_path, cwd=cwd, timeout=timeout, cap=LOG_CAP,
+                      memory_bytes=limits.memory_bytes, max_file_bytes=limits.max_file_bytes)
 
 
 def _expand_response_files(args, cwd):
@@ -44,9 +93,37 @@ def _without_dependency_file(args):
     return out
 
 
-def build_lab(recipe, staged, workdir, sandbox, readonly, log_path):
+def _other_link_inputs(recipe):
+    line = _expand_response_files(recipe["links"][-1], recipe["link_dir"])
+    return symbols.link_inputs_from_argv(line, recipe["link_dir"], exclude=[recipe["library"]])
+
+
+def warm_symbol_cache(recipes):
+    """Reads (nm) every non-student input of these labs' links into the
+    symbol check's cache. Best effort: a failure shows up, with its reason,
+    in the check itself."""
+    for recipe in recipes:
+        try:
+            symbols.collisions([], _other_link_inputs(recipe))
+        except (OSError, RuntimeError, ValueError):
+            pass
+
+
+def symbol_findings(objects, recipe, library):
+    """The student's objects against every other input of the grader's
+    link (symbols.py): names the student's code takes over from the harness,
+    the grader, libc or cudart, and weak references into the grader. A
+    check that cannot run says so as a finding of its own."""
+    try:
+        return [symbols.describe(f) for f in symbols.collisions(objects, _other_link_inputs(recipe))]
+    except (OSError, RuntimeError, ValueError) as e:
+        return ["the symbol check could not run: %s" % e]
+
+
+def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
     """staged: relative whitelisted path -> the student's file (inside
-    workdir). Returns (executable or None, message)."""
+    workdir); limits: a Limits. Returns (executable or None, message,
+    symbol findings); raises InfraError."""
     objects = []
     os.makedirs(os.path.join(workdir, "obj"), exist_ok=True)
     for i, step in enumerate(recipe["compiles"]):
@@ -64,36 +141,39 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path):
                 after_o = a == "-o"
         with open(log_path, "ab") as log:
             log.write(("== compiling %s\n" % step["relative"]).encode())
-        res = runner.run(sandbox.wrap(args, workdir, readonly, cwd=step["directory"]), log_path,
-                         cwd=step["directory"],
-                         timeout=COMPILE_LIMIT_S, cap=LOG_CAP)
+        res = _run_step(sandbox, args, workdir, readonly, step["directory"], log_path,
+                        COMPILE_LIMIT_S, limits)
         if res.rc != 0 or res.timed_out:
-            return None, "%s did not compile (%s)" % (step["relative"], res.describe())
+            _check_infra(args, step["directory"], "compiling %s" % step["relative"])
+            return None, "%s did not compile (%s)" % (step["relative"], res.describe()), []
         objects.append(obj)
+    findings = symbol_findings(objects, recipe, recipe["library"])
 
     library = os.path.join(workdir, recipe["library"])
     if os.path.exists(library):
         os.unlink(library)
-    res = runner.run([recipe["ar"], "qc", library] + objects, log_path, timeout=LINK_LIMIT_S)
+    res = _run_step(sandbox, [recipe["ar"], "qc", library] + objects, workdir, readonly, workdir,
+                    log_path, LINK_LIMIT_S, limits)
     if res.rc != 0:
-        return None, "archiving the lab's library failed (%s)" % res.describe()
+        _check_infra([recipe["ar"]], workdir, "archiving the lab's library")
+        return None, "archiving the lab's library failed (%s)" % res.describe(), findings
 
     exe = os.path.join(workdir, "grader")
     res = _link(recipe["links"], exe, library, recipe, workdir, sandbox, readonly, log_path,
-                "the grader")
+                "the grader", limits)
     if res.rc != 0 or res.timed_out:
-        return None, "the grader did not link with this code (%s)" % res.describe()
+        return None, "the grader did not link with this code (%s)" % res.describe(), findings
     race = recipe.get("race_runner")
     if race:
         # Next to the grader, under the name it was built with: the race
         # check looks there. If it does not link, the grader still runs and
         # its race check fails, saying the runner is missing.
         _link(race["links"], os.path.join(workdir, race["name"]), library, recipe, workdir,
-              sandbox, readonly, log_path, "the race runner %s" % race["name"])
-    return exe, "built"
+              sandbox, readonly, log_path, "the race runner %s" % race["name"], limits)
+    return exe, "built", findings
 
 
-def _link(lines, output, library, recipe, workdir, sandbox, readonly, log_path, what):
+def _link(lines, output, library, recipe, workdir, sandbox, readonly, log_path, what, limits):
     """Replays a link recipe with the output and the lab's library swapped."""
     res = None
     for line in lines:
@@ -111,8 +191,10 @@ def _link(lines, output, library, recipe, workdir, sandbox, readonly, log_path, 
                 after_o = a == "-o"
         with open(log_path, "ab") as log:
             log.write(("== linking %s\n" % what).encode())
-        res = runner.run(sandbox.wrap(swapped, workdir, readonly, cwd=recipe["link_dir"]), log_path,
-                         cwd=recipe["link_dir"], timeout=LINK_LIMIT_S, cap=LOG_CAP)
+        res = _run_step(sandbox, swapped, workdir, readonly, recipe["link_dir"], log_path,
+                        LINK_LIMIT_S, limits)
         if res.rc != 0 or res.timed_out:
+            _check_infra(swapped, recipe["link_dir"], "linking %s" % what,
+                         own_files=(library, output))
             return res
     return res

@@ -47,7 +47,8 @@ def grade_parser():
     p.add_argument("--course", help="the course to grade against (default: this repository; "
                                     "a student copy also works)")
     p.add_argument("--course-cache", help="folder for the prepared course and its shared build "
-                                          "(default OUT/.course; shards on one machine may share it)")
+                                          "(default OUT/.course; batches on one machine may share "
+                                          "it: a lock beside it keeps them apart)")
     p.add_argument("--cuda-arch", help="compute capability to build for, e.g. 90 "
                                        "(default: the first GPU's, or 80 without one)")
     p.add_argument("--no-sandbox", action="store_true", help="do not use bubblewrap")
@@ -79,6 +80,8 @@ def merge_parser():
     p.add_argument("outs", nargs="+", help="the shards' output folders")
     p.add_argument("-o", "--out", required=True, help="folder for the merged class outputs")
     p.add_argument("--roster", help="CSV of student ids")
+    p.add_argument("--accept-incomplete", action="store_true",
+                   help="merge even when a shard is missing (its students: \"not graded\")")
     p.add_argument("--no-report", action="store_true")
     return p
 
@@ -88,7 +91,7 @@ def main(argv):
         args = merge_parser().parse_args(argv[1:])
         roster = outputs.read_roster(args.roster) if args.roster else None
         students, _ = outputs.merge([os.path.abspath(o) for o in args.outs],
-                                    os.path.abspath(args.out), roster)
+                                    os.path.abspath(args.out), roster, args.accept_incomplete)
         if not args.no_report:
             report.draw(args.out, read_json(os.path.join(args.out, "summary.json")))
         print("merged %d students from %d outputs into %s"

@@ -9,7 +9,14 @@ the lab's student files, the archive step and the grader's link command, as
 CMake wrote them. A submission is then built by replaying only those
 commands with the student's files (build.py): a few compiles and one link
 per lab, never a CMake configure, and any number of submissions at once.
+
+Several batches may share one cache (--course-cache, shards on one
+machine). A lock file beside it keeps them apart: a batch holds it shared
+while it grades, and exclusively only to build, so a cache is never
+rebuilt under a batch that is using it; a batch that needs another version
+of the course waits for the others to finish, and says so.
 """
+import fcntl
 import hashlib
 import json
 import os
@@ -87,15 +94,45 @@ def _run_logged(cmd, log, **kw):
         return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, **kw).returncode
 
 
-def prepare(course_root, cache, arch, jobs, env=None):
-    """Makes (or reuses) OUT/.course: a student copy, configured and built.
-    Returns a Course; raises RuntimeError with the log's path on failure."""
-    course_root = os.path.abspath(course_root)
-    fp = fingerprint(course_root, arch)
+def _ready(cache, fp):
     info = read_json(os.path.join(cache, "course.json"))
     if info and info.get("fingerprint") == fp and os.path.isdir(info.get("build", "")):
         return Course(cache, info)
+    return None
 
+
+def _lock(handle, mode, waiting_message):
+    try:
+        fcntl.flock(handle, mode | fcntl.LOCK_NB)
+    except OSError:
+        say(waiting_message)
+        fcntl.flock(handle, mode)
+
+
+def prepare(course_root, cache, arch, jobs, env=None):
+    """Makes (or reuses) OUT/.course: a student copy, configured and built.
+    Returns a Course, whose cache stays locked (shared) for as long as this
+    process lives; raises RuntimeError with the log's path on failure."""
+    course_root = os.path.abspath(course_root)
+    fp = fingerprint(course_root, arch)
+    cache = os.path.abspath(cache)
+    os.makedirs(os.path.dirname(cache), exist_ok=True)
+    handle = open(cache.rstrip("/") + ".lock", "a")
+    _lock(handle, fcntl.LOCK_SH, "the course cache %s is being built by another batch: waiting"
+          % cache)
+    course = _ready(cache, fp)
+    if course is None:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        _lock(handle, fcntl.LOCK_EX, "the course cache %s is in use by another batch grading "
+              "another version of the course: waiting for it to finish" % cache)
+        course = _ready(cache, fp) or _build(course_root, cache, arch, jobs, env, fp)
+        fcntl.flock(handle, fcntl.LOCK_SH)  # built: share it again
+    course.lock = handle  # held until the batch ends
+    return course
+
+
+def _build(course_root, cache, arch, jobs, env, fp):
+    """Builds the cache; the caller holds its lock exclusively."""
     if os.path.exists(cache):
         shutil.rmtree(cache)
     os.makedirs(cache)

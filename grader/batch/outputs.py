@@ -1,18 +1,59 @@
 """The class-level outputs, always regenerated from the per-student files
-(OUT/<id>/student.json), never kept in memory between runs: that is what
-makes a killed-and-resumed batch give exactly the gradebook of an
+(OUT/students/<id>/student.json), never kept in memory between runs: that
+is what makes a killed-and-resumed batch give exactly the gradebook of an
 uninterrupted one, and what lets `merge` join the outputs of shards.
 
 - gradebook.csv: a points-possible row, then one row per student;
 - review.csv: the review flags of every student;
-- summary.json: per lab, the class's scores and per test its pass rate."""
+- summary.json: per lab, the class's scores and per test its pass rate.
+
+The CSV files are opened by spreadsheets: a text cell that starts with
+=, +, -, @, a tab or a carriage return would be run as a formula, so it is
+written with a ' in front (csv_cell). The gradebook's id_percent_encoded
+column keeps every id exact for an LMS import: the id with every byte
+outside [A-Za-z0-9_.~] and a leading "-" percent-encoded (RFC 3986), so
+it never starts with a formula character; urllib.parse.unquote gives the
+id back."""
 import csv
 import io
 import json
 import os
 import statistics
+import urllib.parse
 
 from .util import read_json, write_atomic, write_json_atomic
+
+
+STUDENTS = "students"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def student_dir(out, sid):
+    """A student's folder: under OUT/students/, a namespace of its own, so
+    that no id can be a name the batch owns (gradebook.csv, .work, ...)."""
+    return os.path.join(out, STUDENTS, sid)
+
+
+def csv_cell(value):
+    """A cell a spreadsheet shows as text, never runs as a formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def id_percent_encoded(sid):
+    encoded = urllib.parse.quote(sid, safe="")
+    return "%2D" + encoded[1:] if encoded.startswith("-") else encoded
+
+
+def _write_rows(rows):
+    """CSV text; CRLF line ends (RFC 4180), which also makes the writer quote
+    a cell holding a lone CR, so that it cannot split a row."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    for row in rows:
+        w.writerow([csv_cell(c) for c in row])
+    return buf.getvalue()
 
 
 def fmt(x):
@@ -25,9 +66,10 @@ def load_students(outs):
     folder's copy of an id wins, so a regraded shard replaces an old one)."""
     students = {}
     for out in outs:
-        for name in sorted(os.listdir(out)):
-            rec = read_json(os.path.join(out, name, "student.json"))
-            if rec and rec.get("id") == name:
+        folder = os.path.join(out, STUDENTS)
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            rec = read_json(os.path.join(folder, name, "student.json"))
+            if isinstance(rec, dict) and rec.get("id") == name:
                 students[name] = rec
     return students
 
@@ -54,6 +96,8 @@ def status_text(rec, lab_names):
         return "error: " + rec.get("error", "could not be graded")
     if rec.get("state") == "not_submitted":
         return "not submitted"
+    if rec.get("state") == "missing_shard":
+        return "not graded: its shard's output was not merged"
     parts = []
     labs = rec.get("labs", {})
     missing = [n for n in lab_names if labs.get(n, {}).get("state") == "not_submitted"]
@@ -67,6 +111,15 @@ def status_text(rec, lab_names):
     broken = [n for n in lab_names if labs.get(n, {}).get("state") == "error"]
     if broken:
         parts.append("not graded: " + " ".join(broken))
+    # A lab whose grader was stopped, or whose results could not be used,
+    # scored what it scored for a reason the student must be told.
+    for problem in ("time limit", "results unreadable", "no results"):
+        hit = [n for n in lab_names if labs.get(n, {}).get("problem") == problem]
+        if hit:
+            parts.append("%s: %s" % (problem, " ".join(hit)))
+    ungraded = [n for n in lab_names if n not in labs]
+    if ungraded and rec.get("state") == "graded":
+        parts.append("not graded yet: " + " ".join(ungraded))
     no_gpu = sum(labs.get(n, {}).get("no_gpu_points", 0) for n in lab_names)
     if no_gpu:
         parts.insert(0, "partial: no GPU (%d points not graded)" % no_gpu)
@@ -90,29 +143,26 @@ def write_class_outputs(out, students, labs_info, roster=None):
                 students[sid] = dict(students[sid], not_on_roster=True)
         ids = sorted(students)
 
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["id"] + lab_names + ["total", "percent", "bonus", "grading_status"])
-    w.writerow(["points-possible"] + [l["possible"] for l in labs_info] + [possible, 100,
-               sum(l["bonus_possible"] for l in labs_info), ""])
+    rows = [["id"] + lab_names + ["total", "percent", "bonus", "grading_status",
+                                  "id_percent_encoded"],
+            ["points-possible"] + [l["possible"] for l in labs_info] +
+            [possible, 100, sum(l["bonus_possible"] for l in labs_info), "", ""]]
     for sid in ids:
         rec = students[sid]
         labs = rec.get("labs", {})
         scores = [labs.get(n, {}).get("score", 0) for n in lab_names]
         total = sum(scores)
-        w.writerow([sid] + [fmt(s) for s in scores] +
-                   [fmt(total), fmt(100.0 * total / possible if possible else 0),
-                    fmt(sum(labs.get(n, {}).get("bonus", 0) for n in lab_names)),
-                    status_text(rec, lab_names)])
-    write_atomic(os.path.join(out, "gradebook.csv"), buf.getvalue())
+        rows.append([sid] + [fmt(s) for s in scores] +
+                    [fmt(total), fmt(100.0 * total / possible if possible else 0),
+                     fmt(sum(labs.get(n, {}).get("bonus", 0) for n in lab_names)),
+                     status_text(rec, lab_names), id_percent_encoded(sid)])
+    write_atomic(os.path.join(out, "gradebook.csv"), _write_rows(rows))
 
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["id", "lab_or_file", "line", "flag", "excerpt"])
+    rows = [["id", "lab_or_file", "line", "flag", "excerpt"]]
     for sid in ids:
         for f in students[sid].get("review", []):
-            w.writerow([sid, f["file"], f["line"], f["flag"], f["excerpt"]])
-    write_atomic(os.path.join(out, "review.csv"), buf.getvalue())
+            rows.append([sid, f["file"], f["line"], f["flag"], f["excerpt"]])
+    write_atomic(os.path.join(out, "review.csv"), _write_rows(rows))
 
     write_json_atomic(os.path.join(out, "summary.json"), summary(students, ids, labs_info))
 
@@ -168,16 +218,51 @@ def labs_info_path(out):
     return os.path.join(out, "labs.json")
 
 
-def merge(outs, dest, roster=None):
-    """Joins shard outputs: one gradebook, review list and summary."""
+def shard_coverage(outs):
+    """(missing ids, problem): which students of the graded submission list
+    no given OUT holds, from each OUT's batch.json (its shard I/N and the
+    list's hash); problem is a sentence when the OUTs do not belong to one
+    list or a shard is missing, else None."""
+    batches = [read_json(os.path.join(o, "batch.json")) for o in outs]
+    if any(not isinstance(b, dict) for b in batches):
+        bad = outs[[not isinstance(b, dict) for b in batches].index(True)]
+        return [], "%s has no batch.json (graded by an older grade-submissions?)" % bad
+    lists = {b["submissions"] for b in batches}
+    if len(lists) > 1:
+        return [], "the outputs graded different submission folders (or the folder changed " \
+                   "between shards)"
+    counts = {b["shard"][1] for b in batches}
+    if len(counts) > 1:
+        return [], "the outputs were sharded differently (%s)" % sorted(counts)
+    count = counts.pop()
+    have = {b["shard"][0] for b in batches}
+    graded = set(load_students(outs))
+    missing = sorted(set(batches[0]["ids"]) - graded)
+    absent = sorted(set(range(count)) - have)
+    if absent:
+        return missing, "shard%s %s of %d missing: %d students not graded" % (
+            "s" if len(absent) > 1 else "", ", ".join("%d/%d" % (i, count) for i in absent),
+            count, len(missing))
+    return missing, None
+
+
+def merge(outs, dest, roster=None, accept_incomplete=False):
+    """Joins shard outputs: one gradebook, review list and summary. An
+    incomplete set of shards is refused unless accept_incomplete: then the
+    missing shards' students get a row that says so, never "not submitted"."""
     infos = [read_json(labs_info_path(o)) for o in outs]
     if any(i is None for i in infos):
         raise SystemExit("merge: %s has no labs.json (not a grade-submissions output)"
                          % outs[[i is None for i in infos].index(True)])
     if any(json.dumps(i, sort_keys=True) != json.dumps(infos[0], sort_keys=True) for i in infos):
         raise SystemExit("merge: the outputs were graded with different labs or points")
+    missing, problem = shard_coverage(outs)
+    if problem and not accept_incomplete:
+        raise SystemExit("merge: %s; merge them all, or pass --accept-incomplete" % problem)
     os.makedirs(dest, exist_ok=True)
     students = load_students(outs)
+    for sid in missing:
+        students[sid] = {"id": sid, "state": "missing_shard", "labs": {}}
     write_json_atomic(labs_info_path(dest), infos[0])
     write_class_outputs(dest, students, infos[0], roster)
     return students, infos[0]

@@ -2,6 +2,7 @@
 pass rate per test, and the speed ratios across the class. matplotlib is
 imported here only, so the batch runs without it (one line says so)."""
 import os
+import sys
 
 from .util import say
 
@@ -12,7 +13,11 @@ def draw(out, summary):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        say("report: matplotlib is not installed; no pictures (pip install matplotlib)")
+        tools = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools")
+        sys.path.insert(0, tools)
+        from need_matplotlib import not_installed  # the install command for this system
+        say("%s; the gradebook is complete, only the pictures are missing"
+            % not_installed("report"))
         return []
     folder = os.path.join(out, "report")
     os.makedirs(folder, exist_ok=True)

@@ -1,15 +1,19 @@
 """Runs one command (a compile, a link, a grader) with a wall-clock limit,
-an output cap, and the whole process group killed at the limit, so a
+an output cap, and everything it started killed when it ends or reaches the
+limit (reaper.py: setsid'd and double-forked children included), so a
 student's forked children or a hung kernel cannot outlive their lab."""
 import ctypes
 import os
 import resource
 import signal
 import subprocess
+import sys
 import threading
 import time
 
 PR_SET_PDEATHSIG = 1
+REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
+REAPER_GRACE_S = 5  # for the reaper to kill what is under it before we kill it
 
 
 class Result:
@@ -59,15 +63,22 @@ def _kill_group(pid):
 
 
 def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
-        memory_bytes=0, max_file_bytes=0, max_tasks=0):
+        memory_bytes=0, max_file_bytes=0, max_tasks=0, pass_fds=(), reap=False):
     """Runs argv with stdout+stderr to log_path (appended; at most `cap`
-    bytes of it, the rest counted and dropped). Returns a Result."""
+    bytes of it, the rest counted and dropped); `pass_fds`: descriptors the
+    command inherits (the grader's results channel); `reap`: under the
+    reaper, for commands that run student code (a compiler or linker
+    leaves no process behind, and its process group is killed anyway).
+    Returns a Result."""
     start = time.monotonic()
+    if reap:
+        argv = [sys.executable, REAPER] + list(argv)
     with open(log_path, "ab") as log:
         try:
-            proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+            proc = subprocess.Popen(list(argv), cwd=cwd, env=env,
+                                    stdin=subprocess.DEVNULL,
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                    start_new_session=True,
+                                    start_new_session=True, pass_fds=pass_fds,
                                     preexec_fn=_limits(memory_bytes, max_file_bytes, max_tasks))
         except OSError as e:
             log.write(("cannot start %s: %s\n" % (argv[0], e)).encode())
@@ -94,6 +105,12 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
+            if reap:
+                proc.send_signal(signal.SIGTERM)  # the reaper kills everything under it
+                try:
+                    proc.wait(timeout=REAPER_GRACE_S)
+                except subprocess.TimeoutExpired:
+                    pass
         # Whatever happened, nothing of this command's group outlives it.
         _kill_group(proc.pid)
         proc.wait()
@@ -102,5 +119,8 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
         if counts["dropped"]:
             log.write(("\n[... %d more bytes of output dropped (cap %d bytes) ...]\n"
                        % (counts["dropped"], cap)).encode())
-        return Result(proc.returncode, timed_out, time.monotonic() - start,
+        rc = proc.returncode
+        if reap and rc > 128 and rc - 128 in signal.Signals._value2member_map_:
+            rc = -(rc - 128)  # the reaper's 128+N: the command died of signal N
+        return Result(rc, timed_out, time.monotonic() - start,
                       counts["captured"], counts["dropped"])

@@ -2,7 +2,10 @@
 
 What it gives: no network; the system and the prepared course read-only
 (the course is a student copy: solutions/ is not there to read); one
-writable folder, this lab's scratch folder; a private /tmp; a private
+writable folder while it builds, this lab's scratch folder (read-only
+while its grader runs); a private /tmp, size-capped where bubblewrap can
+(--size, bubblewrap 0.8 or newer; older ones give an uncapped /tmp, said
+once); a private
 process and IPC namespace that dies with the batch; /sys and /proc (CUDA
 needs them); and of /dev only the standard nodes plus the NVIDIA nodes of
 the one GPU this worker owns. Run as root, the batch runs the graders
@@ -69,11 +72,16 @@ class Sandbox:
         # own), and the setpriv that switches to it.
         self.run_as = None
         self.setpriv = None
+        # bwrap --size (0.8+): the private /tmp can be capped.
+        self.sized_tmp = False
 
-    def wrap(self, argv, workdir, readonly, gpu_index=None, cwd=None, unprivileged=False):
-        """argv to run `argv` inside the sandbox with `workdir` writable and
-        the folders of `readonly` visible read-only, in `cwd` (workdir);
-        `unprivileged`: as self.run_as (graders; compilers need not)."""
+    def wrap(self, argv, workdir, readonly, gpu_index=None, cwd=None, unprivileged=False,
+             writable=True, tmp_bytes=0):
+        """argv to run `argv` inside the sandbox with `workdir` writable (or,
+        `writable` False, read-only, the command then starting in /tmp) and
+        the folders of `readonly` visible read-only, in `cwd`;
+        `unprivileged`: as self.run_as; `tmp_bytes`: the size of the private
+        /tmp (0: tmpfs's default, half the RAM)."""
         if not self.enabled:
             return argv
         drop = unprivileged and self.run_as is not None
@@ -82,14 +90,16 @@ class Sandbox:
         for d in SYSTEM_DIRS:
             cmd += ["--ro-bind-try", d, d]
         cmd += ["--ro-bind", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev"]
-        cmd += (["--perms", "1777"] if drop else []) + ["--tmpfs", "/tmp"]
+        cmd += (["--perms", "1777"] if drop else []) + \
+            (["--size", str(tmp_bytes)] if tmp_bytes and self.sized_tmp else []) + ["--tmpfs", "/tmp"]
         for node in gpu_device_nodes(gpu_index) if gpu_index is not None else []:
             cmd += ["--dev-bind", node, node]
         if drop:
             cmd += _traversable_parents(list(readonly) + [workdir])
         for d in readonly:
             cmd += ["--ro-bind", d, d]
-        cmd += ["--bind", workdir, workdir, "--chdir", cwd or workdir, "--"]
+        cmd += ["--bind" if writable else "--ro-bind", workdir, workdir,
+                "--chdir", cwd or (workdir if writable else "/tmp"), "--"]
         if drop:
             cmd += [self.setpriv, "--reuid=%d" % self.run_as, "--regid=%d" % self.run_as,
                     "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"]
@@ -139,7 +149,16 @@ def probe(use):
     if not box.enabled:
         say_once("sandbox", "sandbox: %s; grading WITHOUT a sandbox (see README, threat model)"
                  % box.reason)
-    elif os.geteuid() == 0:
+        return box
+    tmp = os.path.realpath("/tmp")
+    box.sized_tmp = True
+    sized = subprocess.run(box.wrap(["true"], tmp, [], tmp_bytes=1 << 20), capture_output=True,
+                           timeout=60)
+    if sized.returncode != 0:
+        box.sized_tmp = False
+        say_once("tmpsize", "sandbox: this bubblewrap cannot cap the size of /tmp (--size needs "
+                            "bubblewrap 0.8); a grader's /tmp is limited only by RAM")
+    if os.geteuid() == 0:
         _drop_root(box)
     return box
 

@@ -1,7 +1,13 @@
-"""Scores one lab of one submission from the grader's results file
-(--results JSON, harness_report.c) and the lab's test table (--rubric):
+"""Scores one lab of one submission from the grader's results (JSON that
+came back over the batch's own descriptor, --results-fd, harness_report.c)
+and the lab's test table (--rubric):
 
-- a passed test earns what the harness credited (gates included);
+- the results are validated first (read_results): UTF-8 with bad bytes
+  replaced, the schema, finite numbers only; results that fail are
+  "unreadable" and earn nothing;
+- points come from the rubric, never from the results: a passed test earns
+  its rubric points unless its gate (the rubric's "gate") failed, so a
+  forged "points" or "gated_by" in the file changes nothing;
 - a failed speed test earns partial credit on the lab's curve
   (labN_speed_curve.txt): nothing at or below the floor ratio, full points
   at the rubric's threshold, linear in between;
@@ -12,10 +18,100 @@
 
 The result is a plain dict (the lab record, lab.json); gradescope.py turns
 records into Gradescope's results.json."""
+import json
 import math
 
 NO_GPU = "not graded: no GPU"
 OUTPUT_LIMIT = 4000
+RESULTS_MAX_BYTES = 8 << 20   # a grader's results are tens of KiB
+STATUSES = ("pass", "fail", "skip", "crash", "timeout")
+UNREADABLE = "grader results unreadable"
+
+
+class Unreadable(ValueError):
+    """The results cannot be used; the message says why."""
+
+
+def _no_constant(name):
+    raise Unreadable("%s is not a number JSON allows" % name)
+
+
+def _finite_float(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise Unreadable("the number %s is not finite" % text[:40])
+    return value
+
+
+def _text(test, key):
+    value = test.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise Unreadable("test %r: %s is not text" % (test.get("name"), key))
+    return value
+
+
+def read_results(raw):
+    """The grader's results as a dict whose every field scoring reads has
+    the right type, from raw bytes; raises Unreadable. Only what scoring
+    uses is kept: name, status, message, notes, output and metrics."""
+    if len(raw) > RESULTS_MAX_BYTES:
+        raise Unreadable("over %d MiB" % (RESULTS_MAX_BYTES >> 20))
+    text = raw.decode("utf-8", errors="replace")
+    if not text.strip():
+        raise Unreadable("empty")
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError) as e:
+        raise Unreadable(str(e)[:200])
+    if not isinstance(data, dict) or not isinstance(data.get("tests"), list):
+        raise Unreadable("no list of tests")
+    tests, seen = [], set()
+    for t in data["tests"]:
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str):
+            raise Unreadable("a test without a name")
+        if t["name"] in seen:
+            raise Unreadable("test %r reported twice" % t["name"][:80])
+        seen.add(t["name"])
+        if t.get("status") not in STATUSES:
+            raise Unreadable("test %r: status %r" % (t["name"][:80], str(t.get("status"))[:20]))
+        metrics = t.get("metrics") or {}
+        if not isinstance(metrics, dict):
+            raise Unreadable("test %r: metrics are not an object" % t["name"][:80])
+        clean = {}
+        for name, m in metrics.items():
+            value = m.get("value") if isinstance(m, dict) else "bad"
+            if value is not None and (isinstance(value, bool) or
+                                      not isinstance(value, (int, float)) or
+                                      not math.isfinite(value)):
+                raise Unreadable("test %r: metric %r is not a finite number"
+                                 % (t["name"][:80], str(name)[:40]))
+            clean[name] = {"value": value, "unit": str(m.get("unit", ""))[:16]}
+        tests.append({"name": t["name"], "status": t["status"], "message": _text(t, "message"),
+                      "notes": _text(t, "notes"), "output": _text(t, "output"),
+                      "metrics": clean})
+    device = data.get("device")
+    seed = data.get("seed")
+    return {"tests": tests, "device": device if isinstance(device, str) else None,
+            "seed": seed if isinstance(seed, int) and not isinstance(seed, bool) else None}
+
+
+def gate_failures(rubric, reported):
+    """{test name: its gate's name} for every test whose gate (the rubric's,
+    never the file's) failed: reported with a status other than pass or
+    skip, or graded and not reported at all (the harness runs a gate before
+    the tests it gates, so a missing gate is a cut or forged file)."""
+    graded = {t["name"] for t in graded_tests(rubric)}
+    failed = {}
+    for r in rubric["tests"]:
+        gate = r.get("gate")
+        if not gate:
+            continue
+        g = reported.get(gate)
+        if (g is None and gate in graded) or (g is not None and g["status"] not in ("pass", "skip")):
+            failed[r["name"]] = gate
+    return failed
 
 
 def graded_tests(rubric):
@@ -36,7 +132,7 @@ def _metric(test, name):
     return v if isinstance(v, (int, float)) and math.isfinite(v) else None
 
 
-def speed_partial(test, points, curve):
+def speed_partial(test, points, curve, gated=False):
     """(points earned, ratio, threshold) on the curve for a failed speed
     test; (0, ratio, threshold) when the curve does not apply."""
     spec = curve.get(test["name"])
@@ -44,18 +140,18 @@ def speed_partial(test, points, curve):
     threshold = _metric(test, "threshold")
     if spec is None or ratio is None or threshold is None or threshold <= spec["floor"]:
         return 0.0, ratio, threshold
-    if test.get("status") != "fail" or test.get("gated_by") or ratio >= threshold:
+    if test.get("status") != "fail" or gated or ratio >= threshold:
         return 0.0, ratio, threshold
     share = (ratio - spec["floor"]) / (threshold - spec["floor"])
     return round(points * min(1.0, max(0.0, share)), 2), ratio, threshold
 
 
-def _student_message(t):
+def _student_message(t, gated_by=None):
     parts = []
     if t.get("message"):
         parts.append(t["message"])
-    if t.get("gated_by"):
-        parts.append("not credited: %s failed (this lab's mechanism check)" % t["gated_by"])
+    if gated_by:
+        parts.append("not credited: %s failed (this lab's mechanism check)" % gated_by)
     if t.get("notes"):
         parts.append(t["notes"])
     if t.get("output") and t.get("status") != "pass":
@@ -67,6 +163,7 @@ def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
     """state: graded (results may be None if the grader died), not_submitted,
     build_failed, error. reason: why a test never reported."""
     reported = {t["name"]: t for t in (results or {}).get("tests", [])}
+    gated = gate_failures(rubric, reported) if results else {}
     tests = []
     for r in graded_tests(rubric):
         points = r["points"]
@@ -83,17 +180,17 @@ def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
         else:
             entry["outcome"] = t["status"]
             if t["status"] == "pass":
-                entry["score"] = float(t.get("points", points))
+                gate = gated.get(r["name"])
+                entry["score"] = 0.0 if gate else float(points)
                 entry["status"] = "passed"
-                entry["output"] = _clip(t.get("notes", "")) if not t.get("gated_by") else \
-                    _student_message(t)
+                entry["output"] = _student_message(t, gate) if gate else _clip(t.get("notes", ""))
             elif t["status"] == "skip" and "no CUDA device" in (t.get("message") or ""):
                 entry["no_gpu"] = True
                 entry["output"] = NO_GPU
             elif t["status"] == "skip":
                 entry["output"] = "not graded: " + (t.get("message") or "skipped")
             else:
-                earned, ratio, threshold = speed_partial(t, points, curve)
+                earned, ratio, threshold = speed_partial(t, points, curve, r["name"] in gated)
                 entry["output"] = _student_message(t)
                 if ratio is not None:
                     entry["ratio"] = ratio

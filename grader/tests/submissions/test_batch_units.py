@@ -88,15 +88,14 @@ class ProcessLimitTest(unittest.TestCase):
 
 class CurveTest(unittest.TestCase):
     def test_linear_between_floor_and_threshold(self):
-        t = {"name": "s", "status": "fail", "gated_by": None,
+        t = {"name": "s", "status": "fail",
              "metrics": {"ratio": {"value": 1.1}, "threshold": {"value": 1.2}}}
         curve = {"s": {"metric": "ratio", "floor": 1.0}}
         self.assertEqual(score.speed_partial(t, 8, curve)[0], 4.0)
         t["metrics"]["ratio"]["value"] = 0.9
         self.assertEqual(score.speed_partial(t, 8, curve)[0], 0.0)
-        t["gated_by"] = "x"
-        t["metrics"]["ratio"]["value"] = 1.15
-        self.assertEqual(score.speed_partial(t, 8, curve)[0], 0.0)
+        t["metrics"]["ratio"]["value"] = 1.15  # gated (by the rubric's gate): nothing
+        self.assertEqual(score.speed_partial(t, 8, curve, gated=True)[0], 0.0)
 
     def test_no_gpu_is_never_passed(self):
         rubric = {"tests": [{"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None}]}
@@ -149,10 +148,10 @@ class StudentOnOneGpuTest(unittest.TestCase):
     def test_tests_at_once_only_under_the_locks(self):
         b = self.fake_batch(False)
         b.args.test_timeout, b.args.tests_at_once = 0, 3
-        self.assertEqual(b.grader_argv("g", "r.json", "/s/gpu-share"),
-                         ["g", "--scored-only", "--results", "r.json", "--jobs", "3"])
-        self.assertEqual(b.grader_argv("g", "r.json", None),
-                         ["g", "--scored-only", "--results", "r.json"])
+        self.assertEqual(b.grader_argv("g", 5, "/s/gpu-share"),
+                         ["g", "--scored-only", "--results-fd", "5", "--jobs", "3"])
+        self.assertEqual(b.grader_argv("g", 5, None),
+                         ["g", "--scored-only", "--results-fd", "5"])
 
     def test_in_turn_without_locks(self):
         b = self.fake_batch(True)

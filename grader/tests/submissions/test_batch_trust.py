@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Unit tests of what makes the batch's gradebook trustworthy, none of
+which needs a build: the results it accepts (validated, UTF-8, points from
+the rubric), the reaper (no process outlives its lab, setsid or not), the
+bookkeeping across runs (student.json composed from every lab.json; merge
+refuses an incomplete set of shards) and the CSV cells (no formula runs;
+ids exact for an LMS import). ctest: batch.trust."""
+import csv
+import io
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+import types
+import unittest
+import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from batch import batch, outputs, runner, sandbox, score  # noqa: E402
+from batch.util import write_json_atomic  # noqa: E402
+
+RUBRIC = {"title": "Lab 9", "tests": [
+    {"name": "cpu_a", "group": "cpu", "points": 5, "bonus": False, "gate": None},
+    {"name": "gpu_mechanism", "group": "gpu", "points": 4, "bonus": False, "gate": None},
+    {"name": "gpu_fast", "group": "gpu", "points": 10, "bonus": False, "gate": "gpu_mechanism"},
+    {"name": "gpu_extra", "group": "gpu", "points": 3, "bonus": True, "gate": None},
+]}
+
+
+def results(*tests, **extra):
+    body = {"schema": "cuda-labs-results/2", "device": "test", "seed": 1,
+            "tests": [dict({"message": "", "notes": "", "output": "", "metrics": {}}, **t)
+                      for t in tests]}
+    body.update(extra)
+    return json.dumps(body).encode()
+
+
+class ResultsTest(unittest.TestCase):
+    def test_points_come_from_the_rubric(self):
+        raw = results({"name": "cpu_a", "status": "pass", "points": 19000000},
+                      {"name": "gpu_mechanism", "status": "pass", "points": 4},
+                      {"name": "gpu_fast", "status": "pass", "points": 10},
+                      {"name": "gpu_extra", "status": "fail", "points": 3})
+        rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
+        self.assertEqual(rec["score"], 19)
+        self.assertEqual(rec["bonus"], 0)
+
+    def test_a_failed_gate_costs_what_it_gates_whatever_the_file_says(self):
+        raw = results({"name": "cpu_a", "status": "pass"},
+                      {"name": "gpu_mechanism", "status": "fail"},
+                      {"name": "gpu_fast", "status": "pass", "gated_by": None, "points": 10})
+        rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
+        fast = [t for t in rec["tests"] if t["name"] == "gpu_fast"][0]
+        self.assertEqual(fast["score"], 0)
+        self.assertIn("gpu_mechanism failed", fast["output"])
+
+    def test_a_missing_gate_credits_nothing(self):
+        raw = results({"name": "gpu_fast", "status": "pass"})
+        rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
+        self.assertEqual(rec["score"], 0)
+
+    def test_numbers_must_be_finite(self):
+        for bad in (b'{"tests": [{"name": "cpu_a", "status": "pass", "points": 1e999}]}',
+                    b'{"tests": [{"name": "cpu_a", "status": "pass", "points": NaN}]}',
+                    b'{"tests": [{"name": "cpu_a", "status": "fail", "metrics": '
+                    b'{"ratio": {"value": Infinity, "unit": "x"}}}]}'):
+            with self.assertRaises(score.Unreadable):
+                score.read_results(bad)
+
+    def test_schema_is_checked(self):
+        for bad in (b"", b"[]", b'{"tests": {}}', b'{"tests": [{"status": "pass"}]}',
+                    b'{"tests": [{"name": "cpu_a"}]}',
+                    b'{"tests": [{"name": "cpu_a", "status": "passed"}]}',
+                    b'{"tests": [{"name": "cpu_a", "status": "pass", "message": 3}]}',
+                    b'{"tests": [{"name": "a", "status": "pass"}, {"name": "a", "status": "pass"}]}',
+                    b'{"tests": [' * 5000):
+            with self.assertRaises(score.Unreadable, msg=bad[:60]):
+                score.read_results(bad)
+
+    def test_invalid_utf8_is_replaced_not_fatal(self):
+        raw = results({"name": "cpu_a", "status": "fail"}).replace(b'"output": ""',
+                                                                      b'"output": "caf\xe9 \xe4\xb8"')
+        got = score.read_results(raw)
+        self.assertIn("\ufffd", got["tests"][0]["output"])
+
+    def test_unreadable_lab_is_said_in_the_gradebook(self):
+        rec = score.score_lab("lab9", RUBRIC, {}, results=None, reason="error: x")
+        rec["problem"] = "results unreadable"
+        student = {"state": "graded", "labs": {"lab9": rec}}
+        self.assertIn("results unreadable: lab9", outputs.status_text(student, ["lab9"]))
+        rec["problem"] = "time limit"
+        self.assertIn("time limit: lab9", outputs.status_text(student, ["lab9"]))
+
+
+class ReaperTest(unittest.TestCase):
+    ORPHAN = ("import os, sys, time\n"
+              "if os.fork() == 0:\n"
+              "    os.setsid()\n"
+              "    if os.fork() == 0:\n"
+              "        open(sys.argv[1], 'w').write(str(os.getpid()))\n"
+              "        time.sleep(300)\n"
+              "    os._exit(0)\n"
+              "time.sleep(float(sys.argv[2]))\n")
+
+    def _orphan_pid(self, pidfile):
+        for _ in range(200):
+            if os.path.exists(pidfile) and open(pidfile).read():
+                return int(open(pidfile).read())
+            time.sleep(0.02)
+        self.fail("the orphan never started")
+
+    def _gone(self, pid):
+        for _ in range(200):
+            try:
+                with open("/proc/%d/stat" % pid) as f:
+                    if f.read().split(") ")[1].startswith("Z"):
+                        return True
+            except OSError:
+                return True
+            time.sleep(0.02)
+        return False
+
+    def _run(self, linger, timeout):
+        with tempfile.TemporaryDirectory() as d:
+            pidfile = os.path.join(d, "pid")
+            script = os.path.join(d, "orphan.py")
+            with open(script, "w") as f:
+                f.write(self.ORPHAN)
+            res = runner.run([sys.executable, script, pidfile, str(linger)],
+                             os.path.join(d, "log"), timeout=timeout, reap=True)
+            pid = self._orphan_pid(pidfile)
+            self.assertTrue(self._gone(pid), "the setsid orphan %d outlived its command" % pid)
+            return res
+
+    def test_setsid_orphan_dies_when_the_command_ends(self):
+        res = self._run(linger=0.5, timeout=60)
+        self.assertEqual(res.rc, 0)
+        self.assertFalse(res.timed_out)
+
+    def test_setsid_orphan_dies_at_the_time_limit(self):
+        res = self._run(linger=300, timeout=2)
+        self.assertTrue(res.timed_out)
+        self.assertLess(res.seconds, 2 + runner.REAPER_GRACE_S + 5)
+
+    def test_results_descriptor_is_inherited(self):
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryFile() as channel:
+            fd = channel.fileno()
+            res = runner.run(["sh", "-c", "echo hello >&%d" % fd], os.path.join(d, "log"),
+                             pass_fds=(fd,), reap=True)
+            self.assertEqual(res.rc, 0)
+            self.assertEqual(os.pread(fd, 100, 0), b"hello\n")
+
+    def test_a_signal_death_is_reported_as_one(self):
+        with tempfile.TemporaryDirectory() as d:
+            res = runner.run(["sh", "-c", "kill -SEGV $$"], os.path.join(d, "log"), reap=True)
+            self.assertEqual(res.rc, -signal.SIGSEGV)
+
+
+class CsvTest(unittest.TestCase):
+    IDS = ["alice", "=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tx", "\rx",
+           "caf\u00e9", "a,b\"c", "%41"]
+
+    def test_no_cell_starts_a_formula_and_ids_come_back_exact(self):
+        with tempfile.TemporaryDirectory() as out:
+            students = {sid: {"id": sid, "state": "graded", "labs": {},
+                              "review": [{"file": "f.cu", "line": 1, "flag": "x",
+                                          "excerpt": "=cmd|' /C calc'!A0"}]}
+                        for sid in self.IDS}
+            outputs.write_class_outputs(out, students, [{"name": "lab1", "possible": 5,
+                                                         "bonus_possible": 0}])
+            for name in ("gradebook.csv", "review.csv"):
+                with open(os.path.join(out, name), newline="", encoding="utf-8") as f:
+                    for row in csv.reader(f):
+                        for cell in row:
+                            self.assertFalse(cell.startswith(outputs.FORMULA_STARTS),
+                                             "%s cell %r" % (name, cell))
+            # An LMS import: csv, then the id column made for it, decoded.
+            with open(os.path.join(out, "gradebook.csv"), newline="", encoding="utf-8") as f:
+                got = [urllib.parse.unquote(r["id_percent_encoded"]) for r in csv.DictReader(f)
+                       if r["id"] != "points-possible"]
+            self.assertEqual(sorted(got), sorted(self.IDS))
+
+
+def fake_batch(out, lab_names):
+    """A Batch with just what composing a student needs."""
+    b = batch.Batch.__new__(batch.Batch)
+    b.out = out
+    b.course = types.SimpleNamespace(labs=[types.SimpleNamespace(name=n) for n in lab_names],
+                                     curves={}, fingerprint="f")
+    b.labs = b.course.labs
+    b.sandbox = types.SimpleNamespace(enabled=False)
+    return b
+
+
+class BookkeepingTest(unittest.TestCase):
+    def test_a_student_is_composed_from_every_lab_on_disk(self):
+        with tempfile.TemporaryDirectory() as out:
+            b = fake_batch(out, ["lab1", "lab2"])
+            sub = types.SimpleNamespace(id="s1", name="s1", kind="folder")
+            lab1 = score.score_lab("lab1", RUBRIC, {}, results=score.read_results(
+                results({"name": "cpu_a", "status": "pass"})))
+            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab1", "lab.json"), lab1)
+            b.labs = b.course.labs[1:]  # a run with --labs 2 only: lab 1 must stay
+            lab2 = score.score_lab("lab2", RUBRIC, {}, state="not_submitted", reason="x")
+            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab2", "lab.json"), lab2)
+            rec = b.compose_student(sub, {"state": "graded"}, 1.0)
+            self.assertEqual(sorted(rec["labs"]), ["lab1", "lab2"])
+            self.assertEqual(rec["labs"]["lab1"]["score"], 5)
+            self.assertTrue(b.is_graded(sub))
+            b.labs = b.course.labs + [types.SimpleNamespace(name="lab3")]
+            self.assertFalse(b.is_graded(sub), "a lab never graded makes the student not done")
+
+    def _shard(self, root, index, count, ids):
+        out = os.path.join(root, "shard%d" % index)
+        b = fake_batch(out, ["lab1"])
+        b.args = types.SimpleNamespace(shard=(index, count))
+        write_json_atomic(outputs.labs_info_path(out), [{"name": "lab1", "possible": 5,
+                                                         "bonus_possible": 0}])
+        b.record_batch(ids)
+        lab1 = score.score_lab("lab1", RUBRIC, {}, state="not_submitted", reason="x")
+        lab1["state"] = "graded"
+        for sid in ids[index::count]:
+            write_json_atomic(os.path.join(outputs.student_dir(out, sid), "student.json"),
+                              {"id": sid, "state": "graded", "labs": {"lab1": lab1}})
+        return out
+
+    def test_merge_refuses_an_incomplete_set_of_shards(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            outs = [self._shard(root, i, 2, ids) for i in range(2)]
+            students, _ = outputs.merge(outs, os.path.join(root, "all"))
+            self.assertEqual(sorted(students), ids)
+            with self.assertRaises(SystemExit) as e:
+                outputs.merge(outs[:1], os.path.join(root, "part"))
+            self.assertIn("1/2", str(e.exception))
+            students, _ = outputs.merge(outs[:1], os.path.join(root, "part"),
+                                        roster=["a", "b", "c", "d", "e"], accept_incomplete=True)
+            with open(os.path.join(root, "part", "gradebook.csv")) as f:
+                rows = {r["id"]: r["grading_status"] for r in csv.DictReader(f)}
+            self.assertIn("shard", rows["b"])
+            self.assertEqual(rows["e"], "not submitted")
+            self.assertEqual(rows["a"], "ok")
+
+
+class SandboxArgsTest(unittest.TestCase):
+    def test_a_grader_sees_its_lab_read_only_and_a_capped_tmp(self):
+        box = sandbox.Sandbox(True, bwrap="bwrap")
+        box.sized_tmp = True
+        argv = box.wrap(["grader"], "/w/lab1", ["/course"], writable=False, tmp_bytes=1 << 30)
+        i = argv.index("/w/lab1")
+        self.assertEqual(argv[i - 1], "--ro-bind")
+        self.assertEqual(argv[argv.index("--chdir") + 1], "/tmp")
+        self.assertEqual(argv[argv.index("--size") + 1:argv.index("--size") + 4],
+                         [str(1 << 30), "--tmpfs", "/tmp"])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
