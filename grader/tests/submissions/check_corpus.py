@@ -6,6 +6,24 @@ machine's run: --gpu):
 1. every fixture's expectations (fixture.json "expect"), the files each
    student must have, no half-written file anywhere, and without a GPU no
    GPU test counted as passed or as a real 0 ("not graded: no GPU");
+   nothing in OUT a link, and no process of a submission left behind;
+
+"expect" may hold: error_contains, state, passes_all, fails, others_pass,
+output_contains, flags, ignored_contains, run_log_max_bytes,
+sandboxed_absent, status_contains (as before), and:
+  id           the id the batch must give the entry (default: its name);
+               for names that are no valid id: id_prefix, its start, and
+               entry_shown, the name as student.json shows it
+  results_replaced  the submission rewrites its own results: tests it
+               dropped may be "not reported" rather than "no GPU"
+  row          {column: cell} of the gradebook row, found the way an LMS
+               import finds it (csv, then the id_percent_encoded column
+               decoded); row_gpu / row_cpu: more cells for one kind of run
+  secret_files files (e.g. /etc/gshadow) no line of which may appear in
+               anything the batch wrote for this student
+  needs_sandbox  true: what it checks holds only with bubblewrap; without
+               it the fixture is reported "not checked here" (CI may lack
+               the sandbox) and only its having a row is checked
 2. kill + resume: a second batch on part of the corpus is SIGKILLed (its
    whole process group) once the first student is written, then run again;
    its gradebook must equal the uninterrupted run's rows.
@@ -20,6 +38,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -47,8 +66,75 @@ def grade(args, subs, out, extra=(), **kw):
     return subprocess.Popen(cmd, **kw)
 
 
+def students_of(out):
+    return os.path.join(out, "students")
+
+
+def gradebook_by_id(out):
+    """The gradebook as an LMS import reads it: csv rows keyed by the
+    decoded id_percent_encoded column (the id cell itself may carry a
+    spreadsheet's ' guard)."""
+    with open(os.path.join(out, "gradebook.csv"), newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    return {urllib.parse.unquote(r["id_percent_encoded"]): r for r in rows
+            if r["id"] != "points-possible"}
+
+
+def student_id(name, spec, out):
+    """The id the batch gave this fixture's entry, or None."""
+    exp = spec["expect"]
+    if "id_prefix" in exp:
+        found = [d for d in os.listdir(students_of(out)) if d.startswith(exp["id_prefix"]) and
+                 load(os.path.join(students_of(out), d, "student.json")).get("entry")
+                 == exp["entry_shown"]]
+        return found[0] if len(found) == 1 else None
+    if "id" in exp:
+        return exp["id"]
+    return spec.get("entry", name)
+
+
+def check_row(sid, spec, out, gpu):
+    exp = spec["expect"]
+    want = dict(exp.get("row", {}), **exp.get("row_gpu" if gpu else "row_cpu", {}))
+    row = gradebook_by_id(out).get(sid)
+    if row is None:
+        fail("%s: no gradebook row found through id_percent_encoded" % sid)
+        return
+    for column, cell in want.items():
+        if row.get(column) != str(cell):
+            fail("%s: gradebook %s is %r, expected %r" % (sid, column, row.get(column), cell))
+
+
+def check_secrets(sid, spec, out):
+    written = ""
+    for folder, dirs, files in os.walk(os.path.join(students_of(out), sid)):
+        for f in files:
+            with open(os.path.join(folder, f), errors="replace") as fh:
+                written += fh.read()
+    for secret in spec["expect"].get("secret_files", []):
+        try:
+            with open(secret) as f:
+                lines = [l.strip() for l in f if len(l.strip()) > 8]
+        except OSError:
+            print("WARNING: %s: cannot read %s to check for it" % (sid, secret))
+            continue
+        if any(l in written for l in lines):
+            fail("%s: a line of %s appears in what the batch wrote for it" % (sid, secret))
+
+
 def check_student(name, spec, out, gpu, sandboxed, lab_names):
     exp = spec["expect"]
+    sid = student_id(name, spec, out)
+    if sid is None or not os.path.isfile(os.path.join(students_of(out), sid, "student.json")):
+        fail("%s: no student.json (id %r)" % (name, sid))
+        return
+    if exp.get("needs_sandbox") and not sandboxed:
+        print("not checked here: %s (it needs the sandbox, which is off)" % name)
+        return
+    check_row(sid, spec, out, gpu)
+    check_secrets(sid, spec, out)
+    name = sid
+    out = students_of(out)
     rec = load(os.path.join(out, name, "student.json"))
     if "error_contains" in exp:
         if rec["state"] != "error" or exp["error_contains"] not in rec.get("error", ""):
@@ -77,7 +163,11 @@ def check_student(name, spec, out, gpu, sandboxed, lab_names):
                 not os.path.isfile(os.path.join(out, name, lab, "results.json")):
             fail("%s: no %s/results.json" % (name, lab))
         for t in labs[lab]["tests"]:
-            if t["group"] == "gpu" and not gpu and labs[lab]["state"] == "graded":
+            if t["group"] == "gpu" and not gpu and labs[lab]["state"] == "graded" and \
+                    exp.get("results_replaced") and t["status"] == "passed":
+                fail("%s: %s %s passed without a GPU" % (name, lab, t["name"]))
+            elif t["group"] == "gpu" and not gpu and labs[lab]["state"] == "graded" and \
+                    not exp.get("results_replaced"):
                 if t["status"] == "passed" or not t["no_gpu"] or t["output"] != "not graded: no GPU":
                     fail("%s: %s %s without a GPU is %s / %r" % (name, lab, t["name"], t["status"],
                                                                 t["output"][:80]))
@@ -131,10 +221,48 @@ def check_student(name, spec, out, gpu, sandboxed, lab_names):
                 print("WARNING: %s: %s (no sandbox here: nothing stops it; README, threat model)"
                       % (name, marker))
     if "status_contains" in exp:
-        with open(os.path.join(out, "gradebook.csv")) as f:
-            row = [r for r in csv.reader(f) if r and r[0] == name]
-        if not row or exp["status_contains"] not in row[0][-1]:
+        row = gradebook_by_id(os.path.dirname(out)).get(name, {})
+        if exp["status_contains"] not in row.get("grading_status", ""):
             fail("%s: grading_status lacks %r: %s" % (name, exp["status_contains"], row))
+
+
+def no_links(out):
+    """Nothing the batch wrote for students is a link (a student's code
+    once had the batch copy a root-only file in through a symlink)."""
+    for folder, dirs, files in os.walk(students_of(out)):
+        for n in dirs + files:
+            if os.path.islink(os.path.join(folder, n)):
+                fail("a link in the outputs: %s" % os.path.join(folder, n))
+
+
+def no_formula_cells(out):
+    """No cell of the class's CSV files starts a spreadsheet formula."""
+    for name in ("gradebook.csv", "review.csv"):
+        with open(os.path.join(out, name), newline="", encoding="utf-8") as f:
+            for row in csv.reader(f):
+                bad = [c for c in row if c.startswith(("=", "+", "-", "@", "\t", "\r"))]
+                if bad:
+                    fail("%s: a cell starts a formula: %r" % (name, bad[0][:60]))
+
+
+def no_orphans():
+    """No process a submission started outlives the batch (fixtures name
+    theirs labs_orphan)."""
+    left = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/comm" % pid) as f:
+                if f.read().strip() == "labs_orphan":
+                    left.append(int(pid))
+        except (OSError, ValueError):
+            continue
+    if left:
+        fail("processes of a submission outlived the batch: %s" % left)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def no_half_files(out):
@@ -173,7 +301,7 @@ def main():
         return 1
     print("graded the corpus in %.1f s" % (time.monotonic() - start))
     lab_names = [l["name"] for l in load(os.path.join(out, "labs.json"))]
-    any_rec = load(os.path.join(out, "correct", "student.json"))
+    any_rec = load(os.path.join(students_of(out), "correct", "student.json"))
     sandboxed = any_rec.get("sandbox", False)
     device = any_rec["labs"][lab_names[0]].get("device") or ""
     gpu = bool(device) and not device.startswith("no CUDA device")
@@ -181,8 +309,12 @@ def main():
     for name, spec in specs.items():
         check_student(name, spec, out, gpu, sandboxed, lab_names)
     rows = gradebook_rows(os.path.join(out, "gradebook.csv"))
-    if rows[1][0] != "points-possible" or sorted(r[0] for r in rows[2:]) != sorted(specs):
-        fail("gradebook rows: %s" % [r[0] for r in rows])
+    if rows[1][0] != "points-possible" or len(rows) - 2 != len(specs):
+        fail("gradebook rows: %d for %d fixtures: %s" % (len(rows) - 2, len(specs),
+                                                         [r[0] for r in rows]))
+    no_links(out)
+    no_orphans()
+    no_formula_cells(out)
     for f in ["summary.json", "review.csv", "labs.json"]:
         if not os.path.isfile(os.path.join(out, f)):
             fail("no %s" % f)
@@ -201,7 +333,7 @@ def main():
     proc = grade(args, subs, out2, ["--only"] + ids, start_new_session=True)
     deadline = time.monotonic() + 900
     while proc.poll() is None and time.monotonic() < deadline:
-        if glob.glob(os.path.join(out2, "*", "student.json")):
+        if glob.glob(os.path.join(students_of(out2), "*", "student.json")):
             break
         time.sleep(0.2)
     killed = proc.poll() is None
@@ -209,7 +341,7 @@ def main():
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     print("killed the batch mid-run: %s (students written: %d)"
-          % (killed, len(glob.glob(os.path.join(out2, "*", "student.json")))))
+          % (killed, len(glob.glob(os.path.join(students_of(out2), "*", "student.json")))))
     if grade(args, subs, out2, ["--only"] + ids).wait() != 0:
         fail("the resumed batch failed")
     no_half_files(out2)
