@@ -27,9 +27,9 @@ LAB_HOST_DEVICE lab6_range lab6_chunk_range(int n, int chunks, int index)
      * chunks that cover [0, n) exactly once, with counts that differ by at
      * most one, also when n is not a multiple of chunks and when n is
      * smaller than chunks (then some chunks are empty). One way: chunk i
-     * starts where i/chunks of the array has gone by. Compute that start
-     * for n = 2^26 and i = 40 by hand: does it fit in an int?
-     * (handout section 4) */
+     * starts where i/chunks of the array has gone by. For n = 2^26, 64
+     * chunks and i = 40, work out by hand the product n * i and the start
+     * n * i / chunks: which of the two fits in an int? (handout section 4) */
     lab6_range r = {0, n};
     return r;
 }
