@@ -13,6 +13,7 @@ InfraError: the batch stops, and never records "did not build"."""
 import collections
 import os
 import shlex
+import subprocess
 
 from . import runner, symbols
 
@@ -161,6 +162,8 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
     exe = os.path.join(workdir, "grader")
     res = _link(recipe["links"], exe, library, recipe, workdir, sandbox, readonly, log_path,
                 "the grader", limits)
+    if res.rc == 0 and not res.timed_out:
+        _write_student_symbols(library, exe + ".symbols")
     if res.rc != 0 or res.timed_out:
         return None, "the grader did not link with this code (%s)" % res.describe(), findings
     race = recipe.get("race_runner")
@@ -171,6 +174,20 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
         _link(race["links"], os.path.join(workdir, race["name"]), library, recipe, workdir,
               sandbox, readonly, log_path, "the race runner %s" % race["name"], limits)
     return exe, "built", findings
+
+
+def _write_student_symbols(library, out):
+    """<grader>.symbols, as CMake writes it (grader/cmake/WriteStudentSymbols.cmake):
+    `nm -P` of the student's library, from which the harness tells the
+    student's kernels from a library's (harness/launch_watch.h). Without
+    it the harness says the identity was not checked; so a failure here
+    is the course's, not the student's."""
+    proc = subprocess.run(["nm", "-P", library], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=LINK_LIMIT_S)
+    if proc.returncode != 0:
+        raise InfraError("nm -P %s failed: %s" % (library, proc.stderr.decode(errors="replace")[:300]))
+    with open(out, "wb") as f:
+        f.write(proc.stdout)
 
 
 def _link(lines, output, library, recipe, workdir, sandbox, readonly, log_path, what, limits):

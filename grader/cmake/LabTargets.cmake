@@ -8,6 +8,7 @@ function(cuda_labs_warnings target)
 endfunction()
 
 set(GRADER_LIST_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/ListGraderTests.cmake)
+set(GRADER_SYMBOLS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/WriteStudentSymbols.cmake)
 
 # Makes ctest load `generated` (written after `exe` is built) when it runs;
 # until then it lists one failing test, ${prefix}.NOT_BUILT, so a grader
@@ -84,6 +85,13 @@ function(add_lab_implementation)
   target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE
     GRADER_IMPLEMENTATION="${IMPL_IMPLEMENTATION}")
   cuda_labs_warnings(${IMPL_EXECUTABLE})
+  # <grader>.symbols: the student library's symbols, from which the harness
+  # tells the student's kernels from a library's or the grader's
+  # (harness/launch_watch.h). The batch grader writes the same file.
+  add_custom_command(TARGET ${IMPL_EXECUTABLE} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -D NM=${CMAKE_NM} -D LIBRARY=$<TARGET_FILE:${IMPL_LIBRARY}>
+            -D OUT=$<TARGET_FILE:${IMPL_EXECUTABLE}>.symbols -P ${GRADER_SYMBOLS_SCRIPT}
+    VERBATIM)
   if(IMPL_OUTPUT_DIRECTORY)
     set_target_properties(${IMPL_EXECUTABLE} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                           ${IMPL_OUTPUT_DIRECTORY})
@@ -94,7 +102,11 @@ function(add_lab_implementation)
       set(IMPL_RACE_RUNNER_NAME ${IMPL_EXECUTABLE}_racecheck)
     endif()
     add_executable(${IMPL_RACE_RUNNER_NAME} ${race_runner})
-    target_link_libraries(${IMPL_RACE_RUNNER_NAME} PRIVATE ${IMPL_LIBRARY} labs_common)
+    # The grader's libraries too: code that links into the grader (a
+    # student's cuBLAS call, say) must link here, so that the race check
+    # judges the kernels and the kernel-identity check the library call.
+    target_link_libraries(${IMPL_RACE_RUNNER_NAME} PRIVATE ${IMPL_LIBRARY} ${libraries}
+                          labs_common)
     cuda_labs_warnings(${IMPL_RACE_RUNNER_NAME})
     # Next to the grader: the race check looks for it there.
     if(IMPL_OUTPUT_DIRECTORY)

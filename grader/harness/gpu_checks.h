@@ -7,6 +7,7 @@
 #include "device_buffer.h"
 #include "harness.h"
 #include "lab_status.h"
+#include "launch_watch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,13 +19,28 @@ void gpu_expect_ok_status(lab_status status, const char *call);
 
 /* gpu_expect_ok(lab1_vector_add(...), call): the same, with the watchdog
  * armed before the entry point runs, so a kernel that never finishes (or an
- * entry point that waits for one) ends the test in seconds, naming `call`. */
+ * entry point that waits for one) ends the test in seconds, naming `call`;
+ * and every kernel the call launches must be the student's own
+ * (launch_watch.h). */
 #define gpu_expect_ok(entry_call, call)                          \
     do {                                                         \
         grader_watch((call), grader_call_limit_s(0.0, 0.0));     \
-        gpu_expect_ok_status((entry_call), (call));              \
+        launch_watch_begin(call);                                \
+        lab_status expect_ok_status_ = (entry_call);             \
+        launch_watch_end();                                      \
+        gpu_expect_ok_status(expect_ok_status_, (call));         \
         grader_unwatch();                                        \
     } while (0)
+
+/* Every kernel the last student call launched (gpu_expect_ok) had blocks of
+ * block_x x block_y x block_z threads and, where grid_x is not 0, a grid of
+ * grid_x x grid_y x grid_z blocks: the launch shape the lab fixes (its
+ * header or contract). Fails naming the expected and the launched shape and
+ * `where` (the TODO and handout section). Not checked, without failing,
+ * where launches are not watched (launch_watch.h). */
+void gpu_expect_launch_shape(const char *call, unsigned block_x, unsigned block_y,
+                             unsigned block_z, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+                             const char *where);
 
 /* No write landed in the guard zones around `buf`. */
 void gpu_expect_guards_intact(const device_buffer *buf, const char *call);

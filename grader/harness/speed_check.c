@@ -1,4 +1,5 @@
 #include "speed_check.h"
+#include "launch_watch.h"
 
 #include <stdio.h>
 
@@ -56,6 +57,27 @@ static int watched_verify(void *ctx, int run)
     return status;
 }
 
+/* The student's timed launch, as a student call: each timed run must run
+ * the student's own kernels (launch_watch.h), checked on the timed calls
+ * themselves rather than on a separate traced call a submission could tell
+ * apart. */
+typedef struct {
+    timed_launch inner;
+    void *ctx;
+    const char *description;
+} student_launch;
+
+static int student_timed_launch(void *ctx)
+{
+    student_launch *s = ctx;
+    char call[320];
+    snprintf(call, sizeof call, "the timed run of %s", s->description);
+    launch_watch_begin(call);
+    int status = s->inner(s->ctx);
+    launch_watch_end();
+    return status;
+}
+
 int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline,
                   void *baseline_ctx, const timing_plan *plan, const timing_guard *guard,
                   const speed_spec *spec, timing_ab_result *result)
@@ -68,7 +90,9 @@ int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline
                                              10.0 * spec->flops_per_launch);
     watched_guard w = {guard, spec, limit};
     timing_guard watched = {watched_prepare, watched_verify, &w};
-    int status = timing_interleaved(student, student_ctx, baseline, baseline_ctx, plan, &watched,
+    student_launch own = {student, student_ctx, spec->description};
+    int status = timing_interleaved(student_timed_launch, &own, baseline, baseline_ctx, plan,
+                                    &watched,
                                     result);
     grader_unwatch();
     grader_gpu_share_again();

@@ -243,6 +243,12 @@ void gpu_scale_grid_stride(void **state)
         snprintf(call, sizeof call, "lab1_scale_grid_stride(n=%d, %d threads, seed=%llu)", n,
                  LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS, (unsigned long long)seed);
         gpu_expect_ok(lab1_scale_grid_stride(in.data, out.data, factor, n), call);
+        /* The lesson is the loop: one thread per element would pass the
+         * values without it. */
+        gpu_expect_launch_shape(call, LAB1_STRIDE_THREADS, 1, 1, LAB1_STRIDE_BLOCKS, 1, 1,
+                                "the given launch of LAB1_STRIDE_BLOCKS x LAB1_STRIDE_THREADS, "
+                                "whatever n is; TODO(1.9) and handout section 6 teach the loop "
+                                "that covers the rest");
         compare_spec spec = {1, (size_t)n, 0.0, 1e-6, 0};
         gpu_expect_floats(&out, ref, &spec, call, HINT_STRIDE);
         gpu_expect_unchanged(&in, host, call);

@@ -36,6 +36,8 @@ typedef struct {
     size_t tile;       /* output tile edge for the "last partial tile" diagnosis; 0: none */
     const char *hint;  /* appended to every wrong-result message */
     const char *validation; /* where bad input is handled, e.g. "TODO(2.4), handout section 3.3" */
+    unsigned block_edge;    /* blocks of block_edge x block_edge threads the lab fixes; 0: none */
+    const char *block_where; /* where that shape is set, for the message */
 } matmul_impl;
 
 /* The awkward shapes every matmul lab is graded on: 1x1x1, 17x33x65, 64^3,

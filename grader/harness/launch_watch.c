@@ -1,0 +1,381 @@
+/* launch_watch.h: CUPTI callbacks on kernel launches, judged at the end of
+ * each student call.
+ *
+ * The callbacks only note what was launched (the runtime's host function
+ * or the driver's CUfunction, and the shape); names are looked up when the
+ * call has ended, outside the callbacks, so that no CUDA call is made from
+ * inside one. A launch through the runtime also reaches the driver; the
+ * driver's callback is skipped while a runtime launch is under way on that
+ * thread, so each launch is noted once. */
+#include "launch_watch.h"
+#include "harness.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if ACTIVITY_RECORDER_HAVE_CUPTI
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+#include <dlfcn.h>
+#endif
+
+typedef struct {
+    const void *func; /* runtime launches: the host function */
+    void *cufunc;     /* driver launches: the CUfunction */
+    unsigned grid[3], block[3], shared_bytes;
+} noted_launch;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int depth;                 /* inside a student call */
+static char call_name[256];
+static noted_launch noted[LAUNCH_WATCH_KEEP];
+static int noted_count, noted_dropped;
+static launch_record last[LAUNCH_WATCH_KEEP];
+static int last_count;
+static int started, watching;     /* watching: CUPTI subscribed */
+static char not_watching[200];    /* why not */
+static char *symbols;             /* the student's `nm -P` list, or NULL */
+
+/* ------------------------------------------------------------- the rule */
+
+static int has_library_namespace(const char *mangled)
+{
+    /* The kernel itself in one of the header-only libraries' namespaces:
+     * _ZN3cub..., _ZN6thrust..., _ZN7cutlass..., _ZN4cute... (a student
+     * kernel templated on a cub type is _Z9my_kernelIN3cub...: its own). */
+    static const char *const prefixes[] = {"_ZN3cub", "_ZN6thrust", "_ZN7cutlass", "_ZN4cute"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; ++i)
+        if (strncmp(mangled, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+int launch_watch_is_students(const char *mangled, const char *symbols_text)
+{
+    if (!mangled || !mangled[0] || !symbols_text || has_library_namespace(mangled))
+        return 0;
+    /* nvcc gives every kernel K of a file a host stub, a C++ function named
+     * "__device_stub__" followed by K without its leading '_' (mangled K)
+     * or K itself (an extern "C" kernel). Mangled, the stub's name starts
+     * with _Z<length of that name><that name>, the length telling exactly
+     * where K ends; `nm -P` puts each name at the start of a line. */
+    char core[LAUNCH_NAME_SIZE + 32], line_start[LAUNCH_NAME_SIZE + 48];
+    snprintf(core, sizeof core, "__device_stub__%s",
+             strncmp(mangled, "_Z", 2) == 0 ? mangled + 1 : mangled);
+    snprintf(line_start, sizeof line_start, "\n_Z%zu%s", strlen(core), core);
+    if (strncmp(symbols_text, line_start + 1, strlen(line_start + 1)) == 0)
+        return 1;
+    return strstr(symbols_text, line_start) != NULL;
+}
+
+static void load_symbols(void)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 16);
+    if (n <= 0)
+        return;
+    exe[n] = '\0';
+    strcat(exe, ".symbols");
+    FILE *f = fopen(exe, "r");
+    if (!f)
+        return;
+    size_t cap = 1 << 16, used = 0;
+    char *text = malloc(cap);
+    while (text) {
+        size_t got = fread(text + used, 1, cap - used - 1, f);
+        used += got;
+        if (got == 0)
+            break;
+        if (used + 1 >= cap) {
+            char *bigger = realloc(text, cap *= 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+            }
+            text = bigger;
+        }
+    }
+    fclose(f);
+    if (text)
+        text[used] = '\0';
+    symbols = text;
+}
+
+/* ------------------------------------------------------------ callbacks */
+
+#if ACTIVITY_RECORDER_HAVE_CUPTI
+static __thread int in_runtime_launch;
+
+static void note(const void *func, void *cufunc, unsigned gx, unsigned gy, unsigned gz,
+                 unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes)
+{
+    pthread_mutex_lock(&lock);
+    if (depth > 0) {
+        if (noted_count < LAUNCH_WATCH_KEEP)
+            noted[noted_count++] = (noted_launch){func, cufunc, {gx, gy, gz}, {bx, by, bz},
+                                                  shared_bytes};
+        else
+            ++noted_dropped;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *func = NULL;
+    dim3 grid = {0, 0, 0}, block = {0, 0, 0};
+    size_t shared = 0;
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
+        const cudaLaunchKernel_v7000_params *p = cb->functionParams;
+        func = p->func, grid = p->gridDim, block = p->blockDim, shared = p->sharedMem;
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
+        const cudaLaunchCooperativeKernel_v9000_params *p = cb->functionParams;
+        func = p->func, grid = p->gridDim, block = p->blockDim, shared = p->sharedMem;
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
+        const cudaLaunchKernelExC_v11060_params *p = cb->functionParams;
+        func = p->func;
+        if (p->config)
+            grid = p->config->gridDim, block = p->config->blockDim,
+            shared = p->config->dynamicSmemBytes;
+        break;
+    }
+    default:
+        return;
+    }
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        ++in_runtime_launch;
+        note(func, NULL, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared);
+    } else if (in_runtime_launch > 0) {
+        --in_runtime_launch;
+    }
+}
+
+static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (cb->callbackSite != CUPTI_API_ENTER || in_runtime_launch > 0)
+        return;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        const cuLaunchKernel_params *p = cb->functionParams;
+        note(NULL, p->f, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
+             p->blockDimZ, p->sharedMemBytes);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        const cuLaunchCooperativeKernel_params *p = cb->functionParams;
+        note(NULL, p->f, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
+             p->blockDimZ, p->sharedMemBytes);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const cuLaunchKernelEx_params *p = cb->functionParams;
+        const CUlaunchConfig *c = p->config;
+        if (c)
+            note(NULL, p->f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY,
+                 c->blockDimZ, c->sharedMemBytes);
+        else
+            note(NULL, p->f, 0, 0, 0, 0, 0, 0, 0);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                 const void *data)
+{
+    (void)user;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+        on_runtime(cbid, data);
+    else if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+        on_driver(cbid, data);
+}
+
+static int subscribe(void)
+{
+    static CUpti_SubscriberHandle subscriber;
+    CUptiResult r = cuptiSubscribe(&subscriber, on_callback, NULL);
+    if (r != CUPTI_SUCCESS) {
+        const char *why = NULL;
+        cuptiGetResultString(r, &why);
+        snprintf(not_watching, sizeof not_watching, "CUPTI would not subscribe (%s: another "
+                 "profiler or sanitizer holds it?)", why ? why : "unknown error");
+        return 0;
+    }
+    static const CUpti_CallbackId runtime_ids[] = {
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060};
+    static const CUpti_CallbackId driver_ids[] = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
+    for (size_t i = 0; i < sizeof runtime_ids / sizeof runtime_ids[0]; ++i)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_ids[i]);
+    for (size_t i = 0; i < sizeof driver_ids / sizeof driver_ids[0]; ++i)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_ids[i]);
+    return 1;
+}
+
+/* The driver's cuFuncGetName, looked up when first needed: linking libcuda
+ * would stop every grader from starting on a machine without a GPU driver,
+ * where its CPU checks must still run. */
+typedef CUresult (*func_get_name_fn)(const char **, CUfunction);
+
+static func_get_name_fn driver_func_get_name(void)
+{
+    static func_get_name_fn fn;
+    static int looked;
+    if (!looked) {
+        looked = 1;
+        void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        if (!driver)
+            driver = dlopen("libcuda.so.1", RTLD_NOW);
+        if (driver)
+            fn = (func_get_name_fn)dlsym(driver, "cuFuncGetName");
+    }
+    return fn;
+}
+
+static void name_of(const noted_launch *n, char *out, size_t size)
+{
+    const char *name = NULL;
+    if (n->func) {
+        cudaFuncGetName(&name, n->func);
+    } else if (n->cufunc) {
+        func_get_name_fn get = driver_func_get_name();
+        if (get)
+            get(&name, (CUfunction)n->cufunc);
+    }
+    cudaGetLastError(); /* a lookup that failed must not look like the student's error */
+    snprintf(out, size, "%s", name ? name : "");
+}
+#else
+static int subscribe(void)
+{
+    snprintf(not_watching, sizeof not_watching, "this grader was built without CUPTI");
+    return 0;
+}
+
+static void name_of(const noted_launch *n, char *out, size_t size)
+{
+    (void)n;
+    snprintf(out, size, "");
+}
+#endif
+
+/* ------------------------------------------------------------ the scope */
+
+void launch_watch_start(void)
+{
+    if (started)
+        return;
+    started = 1;
+    if (getenv("GRADER_NO_LAUNCH_WATCH")) {
+        snprintf(not_watching, sizeof not_watching, "GRADER_NO_LAUNCH_WATCH is set");
+        return;
+    }
+    load_symbols();
+    watching = subscribe();
+}
+
+void launch_watch_begin(const char *call)
+{
+    launch_watch_start();
+    pthread_mutex_lock(&lock);
+    if (depth++ == 0) {
+        snprintf(call_name, sizeof call_name, "%s", call ? call : "your code");
+        noted_count = noted_dropped = 0;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void short_name(const char *mangled, char *out, size_t size)
+{
+    /* "_Z12sgemm_kernelPKfS0_Pf" -> "sgemm_kernel" where simple. */
+    const char *p = mangled;
+    if (strncmp(p, "_Z", 2) == 0 && p[2] >= '0' && p[2] <= '9') {
+        char *end;
+        long len = strtol(p + 2, &end, 10);
+        if (len > 0 && (size_t)len < size && strlen(end) >= (size_t)len) {
+            snprintf(out, size, "%.*s", (int)len, end);
+            return;
+        }
+    }
+    snprintf(out, size, "%s", mangled[0] ? mangled : "(a kernel whose name this program's "
+                                                       "CUDA runtime does not know: a library's)");
+}
+
+void launch_watch_end(void)
+{
+    pthread_mutex_lock(&lock);
+    int outer = --depth == 0;
+    int count = noted_count;
+    pthread_mutex_unlock(&lock);
+    if (!outer)
+        return;
+    last_count = count;
+    int foreign = -1;
+    for (int i = 0; i < count; ++i) {
+        launch_record *r = &last[i];
+        name_of(&noted[i], r->name, sizeof r->name);
+        memcpy(r->grid, noted[i].grid, sizeof r->grid);
+        memcpy(r->block, noted[i].block, sizeof r->block);
+        r->shared_bytes = noted[i].shared_bytes;
+        r->students = launch_watch_is_students(r->name, symbols);
+        if (!r->students && foreign < 0)
+            foreign = i;
+    }
+    if (!watching) {
+        static int said;
+        if (!said++)
+            grader_note("kernel identity not checked: %s", not_watching);
+        return;
+    }
+    if (!symbols) {
+        static int said;
+        if (!said++)
+            grader_note("kernel identity not checked: no list of your kernels next to the "
+                        "grader (<grader>.symbols, written by the build)");
+        return;
+    }
+    if (foreign >= 0) {
+        char shown[LAUNCH_NAME_SIZE];
+        short_name(last[foreign].name, shown, sizeof shown);
+        const char *why = has_library_namespace(last[foreign].name)
+            ? "it is a library's kernel (CUB, Thrust, CUTLASS or CuTe), compiled into your file "
+              "from the library's headers"
+            : "it is not defined in your lab file: a library's kernel (cuBLAS, CUB, ...) or "
+              "one of the grader's";
+        GRADER_FAIL("%s launched the kernel %s, which does not count: %s. Each graded or "
+                    "timed stage must run a kernel you wrote in your lab's .cu file (any name "
+                    "will do).",
+                    call_name, shown, why);
+    }
+}
+
+const launch_record *launch_watch_last(int *count)
+{
+    *count = watching ? last_count : 0;
+    return watching ? last : NULL;
+}
