@@ -49,7 +49,11 @@ enum {
     LAB7_WARP_SIZE = 32,
     /* The size rule of every stage (see above). */
     LAB7_SIZE_MULTIPLE = 128, /* M and N */
-    LAB7_K_MULTIPLE = 16,     /* K */
+    /* K: the kernels need only a multiple of their BK (8 in every stage;
+     * it also keeps A's rows 16-byte aligned for the float4 loads). The
+     * contract asks for 16 so that a BK of 16 (the tile sweep's other
+     * shapes) fits it too; the grader checks that K = 8 is refused. */
+    LAB7_K_MULTIPLE = 16,
 
     /* Stage 1, block tile 1D: BM1 x BN1 block tile, K step BK1, TM1
      * results per thread (one column): 64 * 64 / 8 = 512 threads. */
@@ -112,34 +116,34 @@ typedef struct {
  * 1D: thread = threadIdx.x); warp = thread / 32, lane = thread % 32.
  * Positions are relative to the block's tile (row 0, col 0 = its corner). */
 
-/* TODO(7.1) stage 1: the element of the BM1 x BN1 block tile that is result
+/* TODO(7.2) stage 1: the element of the BM1 x BN1 block tile that is result
  * i (0 <= i < TM1) of thread `thread`. A thread's TM1 results lie in one
  * column, on consecutive rows. */
 LAB_HOST_DEVICE lab7_coord lab7_block_tile_1d_output(int thread, int i);
 
-/* TODO(7.3) stages 2 and 3: the element of the BM2 x BN2 block tile that
+/* TODO(7.4) stages 2 and 3: the element of the BM2 x BN2 block tile that
  * is result (i, j) (0 <= i < TM2, 0 <= j < TN2) of thread `thread`: a
  * TM2 x TN2 square of neighbours. */
 LAB_HOST_DEVICE lab7_coord lab7_block_tile_2d_output(int thread, int i, int j);
 
-/* TODO(7.5) stages 3 and 4, the float4 loads: the first of the 4 floats
+/* TODO(7.6) stages 3 and 4, the float4 loads: the first of the 4 floats
  * that thread `thread` of a block of `threads` loads in round `round` from
  * a shared tile `tile_cols` floats wide (A's BM x BK tile, tile_cols = BK;
  * B's BK x BN tile, tile_cols = BN). Each round the block loads `threads`
  * float4s; the rounds together load the tile once. */
 LAB_HOST_DEVICE lab7_coord lab7_float4_load(int thread, int round, int threads, int tile_cols);
-/* TODO(7.5) where element `a` (row, col) of the BM x BK tile of A lands in
+/* TODO(7.6) where element `a` (row, col) of the BM x BK tile of A lands in
  * shared memory, stored TRANSPOSED as As[BK][BM] (`bm` = BM): a word offset. */
 LAB_HOST_DEVICE int lab7_a_transposed_offset(lab7_coord a, int bm);
 
-/* TODO(7.7) stage 4, the warp tile. Warp `warp_idx` (0 .. WARPS-1) owns a
+/* TODO(7.8) stage 4, the warp tile. Warp `warp_idx` (0 .. WARPS-1) owns a
  * WM x WN warp tile of the block tile: its top-left corner. */
 LAB_HOST_DEVICE lab7_coord lab7_warp_tile_origin(int warp_idx);
-/* TODO(7.7) lane `lane` (0..31) of a warp: its (thread_row_in_warp,
+/* TODO(7.8) lane `lane` (0..31) of a warp: its (thread_row_in_warp,
  * thread_col_in_warp) in the (WSUBM/TM) x (WSUBN/TN) grid of threads that
  * covers one WSUBM x WSUBN sub-tile. */
 LAB_HOST_DEVICE lab7_coord lab7_thread_in_warp(int lane);
-/* TODO(7.7) the element of the BM x BN block tile that thread `thread`
+/* TODO(7.8) the element of the BM x BN block tile that thread `thread`
  * computes as result (i, j) (0 <= i < TM, 0 <= j < TN) of sub-tile
  * (wm_iter, wn_iter) (0 <= wm_iter < WMITER, 0 <= wn_iter < WNITER). */
 LAB_HOST_DEVICE lab7_coord lab7_warp_tile_output(int thread, int wm_iter, int wn_iter, int i,
@@ -151,7 +155,7 @@ LAB_HOST_DEVICE lab7_coord lab7_warp_tile_output(int thread, int wm_iter, int wn
 lab_status lab7_sgemm(lab7_stage stage, int m, int n, int k, float alpha, const float *a,
                       const float *b, float beta, float *c);
 
-/* Bonus (TODO(7.9)): the same with the warp-tiled kernel for ANY positive
+/* Bonus (TODO(7.10)): the same with the warp-tiled kernel for ANY positive
  * M, N, K and any float alignment. */
 lab_status lab7_sgemm_any_size(int m, int n, int k, float alpha, const float *a, const float *b,
                                float beta, float *c);

@@ -165,14 +165,17 @@ LAB_HOST_DEVICE lab7_coord lab7_warp_tile_output(int thread, int wm_iter, int wn
     return e;
 }
 
+/* At least LAB7_WT_MIN_BLOCKS blocks per SM: with 256 threads and 2 blocks,
+ * at most 128 registers per thread (handout section 9). */
 template <bool CHECKED>
-__global__ void __launch_bounds__(LAB7_WT_THREADS)
+__global__ void __launch_bounds__(LAB7_WT_THREADS, LAB7_WT_MIN_BLOCKS)
     warp_tile_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
                      const float *__restrict__ b, float beta, float *__restrict__ c)
 {
     /* TODO(7.9): the warp-tiled kernel, LAB7_WT_THREADS threads per block.
-     *  - the loads of stage 3, with the LAB7_WT_* tile sizes (several
-     *    rounds now);
+     *  - the loads of stage 3, with the LAB7_WT_* tile sizes: with BK = 8
+     *    each tile is 256 float4s, one round of LAB7_WT_THREADS (keep the
+     *    loop over rounds: other tile sizes take more);
      *  - the thread's fragment origin: lab7_warp_tile_origin(warp) plus
      *    lab7_thread_in_warp(lane) scaled by TM and TN;
      *  - accumulators acc[WMITER * TM][WNITER * TN], fragments
