@@ -142,7 +142,9 @@ __global__ void __launch_bounds__(LAB7_BT2_THREADS, 2)
         __syncthreads();
 #pragma unroll
         for (int p = 0; p < BK; ++p) {
-            /* TM + TN shared loads feed TM * TN multiply-adds. */
+            /* TM + TN shared loads feed TM * TN multiply-adds (in the
+             * source: nvcc reads p .. p + 3 of a row of As, and 4 neighbours
+             * of Bs, with one LDS.128 each; handout section 3). */
 #pragma unroll
             for (int i = 0; i < TM; ++i)
                 reg_m[i] = As[(mine.row + i) * BK + p];
@@ -221,7 +223,10 @@ static __device__ __forceinline__ void fetch_tiles_float4(const float *__restric
     }
 }
 
-/* Registers to shared: A transposed (As[BK][BM]), B as it is (Bs[BK][BN]). */
+/* Registers to shared: A transposed (As[BK][BM]), B as it is (Bs[BK][BN]).
+ * With BK = 8 the two threads that load one row of A write it 4 * BM words
+ * apart, into the same bank: a 2-way conflict on each scalar store (handout
+ * section 7). */
 template <int BM, int BN, int BK, int THREADS>
 static __device__ __forceinline__ void stash_tiles(const tile_share<BM, BN, BK, THREADS> &s,
                                                    float *As, float *Bs)
