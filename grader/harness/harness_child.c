@@ -2,6 +2,7 @@
  * skip, watchdog) and how the child runs its one test. See harness.h. */
 #define _DEFAULT_SOURCE /* setitimer */
 #include "harness_internal.h"
+#include "launch_watch.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -179,6 +180,9 @@ int harness_run_child(const grader_suite *suite, const grader_test *test, int ca
     redirect_output(capture_fd);
     child_test = test;
     cuda_set_error_handler(fail_on_cuda_error);
+    /* Self-tests time the grader's own baselines in the student's place:
+     * only graded tests judge whose kernels ran. */
+    launch_watch_judge(test->group != GROUP_SELFTEST);
     struct CMUnitTest one[1] = {{test->name, child_trampoline, NULL, NULL, NULL}};
     int failed = _cmocka_run_group_tests(suite->lab, one, 1, NULL, NULL);
     fflush(NULL);

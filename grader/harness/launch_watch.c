@@ -37,6 +37,7 @@ static int noted_count, noted_dropped;
 static launch_record last[LAUNCH_WATCH_KEEP];
 static int last_count;
 static int started, watching;     /* watching: CUPTI subscribed */
+static int judging = 1;           /* launch_watch_judge */
 static char not_watching[200];    /* why not */
 static char *symbols;             /* the student's `nm -P` list, or NULL */
 
@@ -58,18 +59,17 @@ int launch_watch_is_students(const char *mangled, const char *symbols_text)
 {
     if (!mangled || !mangled[0] || !symbols_text || has_library_namespace(mangled))
         return 0;
-    /* nvcc gives every kernel K of a file a host stub, a C++ function named
-     * "__device_stub__" followed by K without its leading '_' (mangled K)
-     * or K itself (an extern "C" kernel). Mangled, the stub's name starts
-     * with _Z<length of that name><that name>, the length telling exactly
-     * where K ends; `nm -P` puts each name at the start of a line. */
-    char core[LAUNCH_NAME_SIZE + 32], line_start[LAUNCH_NAME_SIZE + 48];
-    snprintf(core, sizeof core, "__device_stub__%s",
-             strncmp(mangled, "_Z", 2) == 0 ? mangled + 1 : mangled);
-    snprintf(line_start, sizeof line_start, "\n_Z%zu%s", strlen(core), core);
-    if (strncmp(symbols_text, line_start + 1, strlen(line_start + 1)) == 0)
-        return 1;
-    return strstr(symbols_text, line_start) != NULL;
+    /* nvcc gives every kernel K of a file a host-side function with K's own
+     * (mangled) name, its launch wrapper: T, or t for a template instance
+     * or a static kernel, W for an inline one. `nm -P` writes one
+     * "name type value size" line per symbol. */
+    size_t len = strlen(mangled);
+    for (const char *p = symbols_text; (p = strstr(p, mangled)) != NULL; p += len) {
+        int at_line_start = p == symbols_text || p[-1] == '\n';
+        if (at_line_start && p[len] == ' ' && strchr("TtWw", p[len + 1]) && p[len + 1])
+            return 1;
+    }
+    return 0;
 }
 
 static void load_symbols(void)
@@ -286,6 +286,11 @@ static void name_of(const noted_launch *n, char *out, size_t size)
 
 /* ------------------------------------------------------------ the scope */
 
+void launch_watch_judge(int judge)
+{
+    judging = judge;
+}
+
 void launch_watch_start(void)
 {
     if (started)
@@ -359,7 +364,7 @@ void launch_watch_end(void)
                         "grader (<grader>.symbols, written by the build)");
         return;
     }
-    if (foreign >= 0) {
+    if (foreign >= 0 && judging) {
         char shown[LAUNCH_NAME_SIZE];
         short_name(last[foreign].name, shown, sizeof shown);
         const char *why = has_library_namespace(last[foreign].name)

@@ -15,8 +15,8 @@
  * driver gives each launch's function and shape (no activity tracing: it
  * costs nothing measurable and does not need the GPU alone). The student's
  * kernels are read from the symbol list the build writes next to the grader
- * (<grader>.symbols: `nm -P` of the student's library; a kernel K has a
- * host stub "__device_stub__K"). Where CUPTI cannot subscribe (another
+ * (<grader>.symbols: `nm -P` of the student's library; nvcc gives a kernel K a
+ * host-side function named K, its launch wrapper). Where CUPTI cannot subscribe (another
  * profiler or sanitizer holds it) or the list is missing, the check says
  * "not checked" in the test's notes and fails nothing. */
 #ifndef LAUNCH_WATCH_H
@@ -34,6 +34,11 @@ typedef struct {
     unsigned shared_bytes;       /* dynamic shared memory */
     int students;                /* compiled from the student's file, not a library's */
 } launch_record;
+
+/* Whether launch_watch_end judges the kernels (graded tests) or only
+ * records them (self-tests, which time the grader's own baselines in the
+ * student's place). Judged by default. */
+void launch_watch_judge(int judge);
 
 /* Starts watching launches for this test process; idempotent. */
 void launch_watch_start(void);

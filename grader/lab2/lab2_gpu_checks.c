@@ -20,11 +20,11 @@ static const matmul_impl NAIVE = {
     "Check TODO(2.1) (row from y, column from x; handout section 2), TODO(2.2) (the grid, "
     "section 3.1), TODO(2.3) (bounds test and dot product, section 2) and TODO(2.4) (the "
     "launch, section 3.2).",
-    "TODO(2.4), handout section 3.3"};
+    "TODO(2.4), handout section 3.3", 0, NULL};
 
 static const matmul_impl UNCOALESCED = {
     "matmul_baseline_uncoalesced", matmul_baseline_uncoalesced, 0,
-    "The grader's uncoalesced baseline is wrong: a grader bug, please report it.", NULL};
+    "The grader's uncoalesced baseline is wrong: a grader bug, please report it.", NULL, 0, NULL};
 
 static const char HOST_FLOW_HINT[] =
     "Check TODO(2.5)-(2.8): allocate, copy A and B in, run lab2_matmul_naive, copy C out "
@@ -188,7 +188,7 @@ void gpu_host_flow(void **state)
 static void expect_host_flow_rejects(void)
 {
     static const matmul_impl HOST = {"lab2_matmul_host", lab2_matmul_host, 0, HOST_FLOW_HINT,
-                                     "TODO(2.4), handout section 3.3"};
+                                     "TODO(2.4), handout section 3.3", 0, NULL};
     enum { SMALL = 64 };
     float in[SMALL] = {0}, out[SMALL];
     for (size_t i = 0; i < MATMUL_BAD_CASE_COUNT; ++i) {

@@ -50,12 +50,12 @@ static const matmul_impl TILED16 = {"lab3_matmul_tiled_with(tile=16)", tiled16, 
                                     "section 2.2"};
 static const matmul_impl THREAD_TILE = {"lab3_matmul_thread_tile", lab3_matmul_thread_tile,
                                         LAB3_TT_BM, THREAD_TILE_HINT,
-                                        "the validation written in shared_tiles.cu"};
+                                        "the validation written in shared_tiles.cu", 0, NULL};
 /* The baseline is lab 2's reference itself (lab2_reference: solutions/, or the
  * machine-code-only library of a student copy), never a copy of it. */
 static const matmul_impl NAIVE = {"lab2_matmul_naive (lab 2's reference)", lab2_matmul_naive, 0,
                                   "The grader's naive baseline is wrong: a grader bug, please "
-                                  "report it.", NULL};
+                                  "report it.", NULL, 0, NULL};
 
 static const matmul_shape SPEED_SHAPE = {2048, 2048, 2048};
 /* 2*2048^3 = 17 GFLOP: about 1.8 ms per launch on an H100 (lab3_rubric.h). */

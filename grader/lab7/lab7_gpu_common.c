@@ -36,17 +36,21 @@ const lab7_stage_info *lab7_stage_about(lab7_stage stage)
     static const lab7_stage_info info[] = {
         {LAB7_STAGE_BLOCK_TILE_1D, "block_tile_1d", "7.3", "5", LAB7_BT1_THREADS,
          (LAB7_BT1_BM * LAB7_BT1_BK + LAB7_BT1_BK * LAB7_BT1_BN) * sizeof(float), HINT_1D,
-         {"lab7_sgemm(block_tile_1d)", lab7_product_block_tile_1d, LAB7_BT1_BM, HINT_1D, VALIDATION}},
+         {"lab7_sgemm(block_tile_1d)", lab7_product_block_tile_1d, LAB7_BT1_BM, HINT_1D,
+          VALIDATION, 0, NULL}},
         {LAB7_STAGE_BLOCK_TILE_2D, "block_tile_2d", "7.5", "6", LAB7_BT2_THREADS,
          (LAB7_BT2_BM * LAB7_BT2_BK + LAB7_BT2_BK * LAB7_BT2_BN) * sizeof(float), HINT_2D,
-         {"lab7_sgemm(block_tile_2d)", lab7_product_block_tile_2d, LAB7_BT2_BM, HINT_2D, VALIDATION}},
+         {"lab7_sgemm(block_tile_2d)", lab7_product_block_tile_2d, LAB7_BT2_BM, HINT_2D,
+          VALIDATION, 0, NULL}},
         {LAB7_STAGE_VECTORISED, "vectorised", "7.7", "7", LAB7_BT2_THREADS,
          (LAB7_BT2_BM * LAB7_BT2_BK + LAB7_BT2_BK * LAB7_BT2_BN) * sizeof(float),
          HINT_VECTORISED,
-         {"lab7_sgemm(vectorised)", lab7_product_vectorised, LAB7_BT2_BM, HINT_VECTORISED, VALIDATION}},
+         {"lab7_sgemm(vectorised)", lab7_product_vectorised, LAB7_BT2_BM, HINT_VECTORISED,
+          VALIDATION, 0, NULL}},
         {LAB7_STAGE_WARP_TILE, "warp_tile", "7.9", "8", LAB7_WT_THREADS,
          (LAB7_WT_BM * LAB7_WT_BK + LAB7_WT_BK * LAB7_WT_BN) * sizeof(float), HINT_WARP,
-         {"lab7_sgemm(warp_tile)", lab7_product_warp_tile, LAB7_WT_BM, HINT_WARP, VALIDATION}},
+         {"lab7_sgemm(warp_tile)", lab7_product_warp_tile, LAB7_WT_BM, HINT_WARP,
+          VALIDATION, 0, NULL}},
     };
     return &info[stage];
 }
@@ -54,8 +58,9 @@ const lab7_stage_info *lab7_stage_about(lab7_stage stage)
 static const char BASELINE_BUG[] =
     "The grader's yardstick is wrong: a grader bug, please report it.";
 const matmul_impl LAB7_LAB3_TILED = {"lab3_matmul_tiled (lab 3's reference)", lab3_matmul_tiled,
-                                     0, BASELINE_BUG, NULL};
+                                     0, BASELINE_BUG, NULL, 0, NULL};
 const matmul_impl LAB7_LAB3_THREAD_TILE = {"lab3_matmul_thread_tile (lab 3's reference)",
-                                           lab3_matmul_thread_tile, 0, BASELINE_BUG, NULL};
+                                           lab3_matmul_thread_tile, 0, BASELINE_BUG, NULL, 0,
+                                           NULL};
 const matmul_impl LAB7_CUBLAS = {"cuBLAS SGEMM (FP32, pedantic)", lab7_cublas_matmul, 0,
-                                 BASELINE_BUG, NULL};
+                                 BASELINE_BUG, NULL, 0, NULL};
