@@ -25,10 +25,9 @@ void gpu_expect_ok_status(lab_status status, const char *call);
 #define gpu_expect_ok(entry_call, call)                          \
     do {                                                         \
         grader_watch((call), grader_call_limit_s(0.0, 0.0));     \
-        launch_watch_begin(call);                                \
-        lab_status expect_ok_status_ = (entry_call);             \
-        launch_watch_end();                                      \
-        gpu_expect_ok_status(expect_ok_status_, (call));         \
+        gpu_expect_ok_status(                                    \
+            (lab_status)GPU_STUDENT_CALL((call), (entry_call)),  \
+            (call));                                             \
         grader_unwatch();                                        \
     } while (0)
 

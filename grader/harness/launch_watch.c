@@ -379,6 +379,12 @@ void launch_watch_end(void)
     }
 }
 
+int launch_watch_end_status(int status)
+{
+    launch_watch_end();
+    return status;
+}
+
 const launch_record *launch_watch_last(int *count)
 {
     *count = watching ? last_count : 0;

@@ -51,6 +51,15 @@ void launch_watch_begin(const char *call);
  * that is not the student's, naming the kernel and why it does not count. */
 void launch_watch_end(void);
 
+/* launch_watch_end, then `status`: GPU_STUDENT_CALL's second half. */
+int launch_watch_end_status(int status);
+
+/* status = GPU_STUDENT_CALL(call, entry(...)): a call into the student's
+ * code whose launches are judged. The comma operator orders it: begin, the
+ * call, end. */
+#define GPU_STUDENT_CALL(call, expr) \
+    (launch_watch_begin(call), launch_watch_end_status((int)(expr)))
+
 /* Launches of the last student call (or the current one), oldest first;
  * *count is how many (at most LAUNCH_WATCH_KEEP are kept). NULL and 0 when
  * launches are not watched here. */

@@ -98,7 +98,8 @@ static void expect_host_flow_correct(matmul_shape s, uint64_t seed)
              (unsigned long long)seed);
 
     grader_watch(call, grader_call_limit_s(0.0, 2.0 * s.m * s.n * s.k));
-    lab_status status = lab2_matmul_host(p.a, p.b, c.data, s.m, s.n, s.k);
+    lab_status status =
+        (lab_status)GPU_STUDENT_CALL(call, lab2_matmul_host(p.a, p.b, c.data, s.m, s.n, s.k));
     grader_unwatch();
     GRADER_CHECK(status == LAB_OK, "%s returned %s: %s. %s", call, lab_status_name(status),
                  lab_last_error(), HOST_FLOW_HINT);

@@ -131,7 +131,9 @@ static void expect_version_on(lab4_version v, int rows, int cols, int squares_pa
     char call[128];
     snprintf(call, sizeof call, "lab4_transpose(%s) on a %dx%d `in`", info->name, rows, cols);
     grader_watch(call, grader_call_limit_s(2.0 * (double)n * sizeof(float), 0.0));
-    gpu_expect_ok_status(lab4_transpose(v, d_in.data, d_out.data, rows, cols), call);
+    gpu_expect_ok_status(
+        (lab_status)GPU_STUDENT_CALL(call, lab4_transpose(v, d_in.data, d_out.data, rows, cols)),
+        call);
     grader_unwatch();
     /* The wrong values first: their pattern says more than stray writes do. */
     dbuf_download(&d_out, got);

@@ -123,8 +123,9 @@ static void expect_sgemm(const sgemm_impl *impl, matmul_shape s, uint64_t seed, 
              (double)ab.alpha, (double)ab.beta, ab.beta == 0.0f ? " (C filled with NaN)" : "",
              (unsigned long long)seed);
     grader_watch(call, grader_call_limit_s(0.0, 2.0 * (double)s.m * s.n * (double)s.k));
-    gpu_expect_ok_status(impl->fn(impl->ctx, s.m, s.n, s.k, ab.alpha, a.data, b.data, ab.beta,
-                                  c.data),
+    gpu_expect_ok_status((lab_status)GPU_STUDENT_CALL(call, impl->fn(impl->ctx, s.m, s.n, s.k,
+                                                                     ab.alpha, a.data, b.data,
+                                                                     ab.beta, c.data)),
                          call);
     grader_unwatch();
 
@@ -273,9 +274,11 @@ void gpu_stages_match_cublas_at_4096(void **state)
                      info->name, (unsigned long long)base);
             dbuf_poison(&c);
             grader_watch(call, grader_call_limit_s(0.0, flops));
-            gpu_expect_ok_status(lab7_sgemm((lab7_stage)s, size, size, size, 1.0f, a.data,
-                                            b.data, 0.0f, c.data),
-                                 call);
+            gpu_expect_ok_status(
+                (lab_status)GPU_STUDENT_CALL(call, lab7_sgemm((lab7_stage)s, size, size, size,
+                                                              1.0f, a.data, b.data, 0.0f,
+                                                              c.data)),
+                call);
             grader_unwatch();
             size_t wrong = device_count_mismatches(c.data, want.data, n,
                                                    2.0 * compare_dot_atol((size_t)size),
