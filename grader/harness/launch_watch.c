@@ -55,9 +55,10 @@ static int has_library_namespace(const char *mangled)
     return 0;
 }
 
-int launch_watch_is_students(const char *mangled, const char *symbols_text)
+/* The student's library defines a host-side function named `mangled`. */
+static int defined_in_students_file(const char *mangled, const char *symbols_text)
 {
-    if (!mangled || !mangled[0] || !symbols_text || has_library_namespace(mangled))
+    if (!mangled || !mangled[0] || !symbols_text)
         return 0;
     /* nvcc gives every kernel K of a file a host-side function with K's own
      * (mangled) name, its launch wrapper: T, or t for a template instance
@@ -70,6 +71,11 @@ int launch_watch_is_students(const char *mangled, const char *symbols_text)
             return 1;
     }
     return 0;
+}
+
+int launch_watch_is_students(const char *mangled, const char *symbols_text)
+{
+    return defined_in_students_file(mangled, symbols_text) && !has_library_namespace(mangled);
 }
 
 static void load_symbols(void)
@@ -367,11 +373,14 @@ void launch_watch_end(void)
     if (foreign >= 0 && judging) {
         char shown[LAUNCH_NAME_SIZE];
         short_name(last[foreign].name, shown, sizeof shown);
-        const char *why = has_library_namespace(last[foreign].name)
+        /* A CUB or Thrust kernel compiled from the headers is in the
+         * student's file; cuBLAS's own kernels (CUTLASS ones among them)
+         * and the grader's are not. */
+        const char *why = defined_in_students_file(last[foreign].name, symbols)
             ? "it is a library's kernel (CUB, Thrust, CUTLASS or CuTe), compiled into your file "
               "from the library's headers"
-            : "it is not defined in your lab file: a library's kernel (cuBLAS, CUB, ...) or "
-              "one of the grader's";
+            : "it is not defined in your lab file: a library's kernel (cuBLAS, ...) or one of "
+              "the grader's";
         GRADER_FAIL("%s launched the kernel %s, which does not count: %s. Each graded or "
                     "timed stage must run a kernel you wrote in your lab's .cu file (any name "
                     "will do).",
