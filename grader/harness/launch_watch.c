@@ -373,12 +373,13 @@ void launch_watch_end(void)
     if (foreign >= 0 && judging) {
         char shown[LAUNCH_NAME_SIZE];
         short_name(last[foreign].name, shown, sizeof shown);
-        /* A CUB or Thrust kernel compiled from the headers is in the
-         * student's file; cuBLAS's own kernels (CUTLASS ones among them)
-         * and the grader's are not. */
-        const char *why = defined_in_students_file(last[foreign].name, symbols)
-            ? "it is a library's kernel (CUB, Thrust, CUTLASS or CuTe), compiled into your file "
-              "from the library's headers"
+        /* CUB, Thrust, CUTLASS and CuTe are header-only: their kernels may
+         * be compiled into the student's file or come with a library
+         * (cuBLAS runs CUTLASS kernels); either way they are not the
+         * student's work. */
+        const char *why = has_library_namespace(last[foreign].name)
+            ? "it is a library's kernel (CUB, Thrust, CUTLASS or CuTe: header-only libraries, "
+              "whose kernels are their work, not yours)"
             : "it is not defined in your lab file: a library's kernel (cuBLAS, ...) or one of "
               "the grader's";
         GRADER_FAIL("%s launched the kernel %s, which does not count: %s. Each graded or "
