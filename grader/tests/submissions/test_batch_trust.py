@@ -6,7 +6,6 @@ bookkeeping across runs (student.json composed from every lab.json; merge
 refuses an incomplete set of shards) and the CSV cells (no formula runs;
 ids exact for an LMS import). ctest: batch.trust."""
 import csv
-import io
 import json
 import os
 import signal

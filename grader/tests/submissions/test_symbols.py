@@ -347,7 +347,7 @@ class LinkLineTest(Scratch):
         subprocess.check_call([GCC, "-shared", "-fPIC", shared_src,
                                "-o", self.path(os.path.join("deps", "libbar.so"))])
         self.archive(os.path.join("deps", "libbar.a"), a)
-        main = self.cc("main.c", "int foo(void); int bar(void); "
+        self.cc("main.c", "int foo(void); int bar(void); "
                                  "int main(void) { return foo() + bar(); }\n")
         with open(self.path("objects1"), "w") as f:
             f.write("main.o\n")
