@@ -348,7 +348,7 @@ class LinkLineTest(Scratch):
                                "-o", self.path(os.path.join("deps", "libbar.so"))])
         self.archive(os.path.join("deps", "libbar.a"), a)
         self.cc("main.c", "int foo(void); int bar(void); "
-                                 "int main(void) { return foo() + bar(); }\n")
+                          "int main(void) { return foo() + bar(); }\n")
         with open(self.path("objects1"), "w") as f:
             f.write("main.o\n")
         missing = []
