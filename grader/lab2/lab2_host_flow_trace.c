@@ -3,12 +3,17 @@
  * lab2_matmul_host gets host pointers and must return C in host memory. A C
  * computed on the CPU has the right numbers too, so the correctness checks
  * cannot tell; the activity recorder (CUPTI) can: it sees the copies and
- * kernels the GPU actually ran during the call. */
+ * kernels the GPU actually ran during the call. A decoy is not enough
+ * either: the kernel must be the student's own (launch_watch.h), and its
+ * time must be physically possible for the multiplication's FLOPs, which
+ * an empty kernel's is not at this size. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "activity_recorder.h"
 #include "harness.h"
+#include "launch_watch.h"
+#include "speed_check.h"
 #include "lab2_checks.h"
 #include "matmul_checks.h"
 
@@ -38,9 +43,16 @@ void host_flow_expect_device_work(matmul_shape s, uint64_t seed)
                     "code.",
                     call, why);
     }
-    lab_status status = lab2_matmul_host(p.a, p.b, out, s.m, s.n, s.k);
+    lab_status status =
+        (lab_status)GPU_STUDENT_CALL(call, lab2_matmul_host(p.a, p.b, out, s.m, s.n, s.k));
     activity_log log;
     int stopped = activity_stop(&log);
+    double kernel_ms = 0.0;
+    for (size_t i = 0; i < log.count; ++i)
+        if (log.events[i].kind == ACTIVITY_KERNEL && log.events[i].end_ns > log.events[i].start_ns)
+            kernel_ms += (double)(log.events[i].end_ns - log.events[i].start_ns) * 1e-6;
+    double flops = 2.0 * s.m * (double)s.n * s.k;
+    double floor_ms = speed_floor_ms(0.0, flops);
     free(out);
     matmul_problem_free(&p);
 
@@ -60,4 +72,13 @@ void host_flow_expect_device_work(matmul_shape s, uint64_t seed)
                  "(%llu B) and B (%llu B), a kernel, then a device-to-host copy of C (%llu B)), "
                  "but the GPU saw: %s; missing: %s. %s",
                  call, a.bytes, b.bytes, c.bytes, seen, why, DEVICE_WORK_HINT);
+    grader_metric("kernel_ms", kernel_ms, "ms");
+    grader_metric("floor_ms", floor_ms, "ms");
+    /* 10% under the floor, as the speed checks allow: the peaks come from the
+     * device's attributes. */
+    GRADER_CHECK(floor_ms <= 0.0 || kernel_ms >= 0.9 * floor_ms,
+                 "%s: its kernels ran for %.4f ms in all, less than the %.4f ms this GPU needs "
+                 "for the %.3g FLOPs of the product at its peak: the kernel did not compute C "
+                 "(was C computed on the CPU?). %s",
+                 call, kernel_ms, floor_ms, flops, DEVICE_WORK_HINT);
 }
