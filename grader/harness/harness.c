@@ -325,6 +325,7 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
         return 2;
     }
 
+    harness_results_fd = opt.results_fd;
     if (gpu_share_open() != 0)
         return 2;
     if (opt.jobs > 1 && !gpu_share_active()) {

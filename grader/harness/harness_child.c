@@ -20,6 +20,7 @@ enum { DEFAULT_SEED = 20261121 };
 
 /* Shared with the parent (MAP_SHARED survives fork). */
 result_record *harness_shared;
+int harness_results_fd = -1;
 /* In a child: the test it runs. */
 static const grader_test *child_test;
 

@@ -20,6 +20,8 @@ enum { CHILD_PASS = 0, CHILD_FAIL = 1, CHILD_HUNG = 3, CHILD_SKIP = 77 };
 enum { HARNESS_OUTPUT_KEEP = 6144 };
 
 extern result_record *harness_shared;
+/* The descriptor of --results-fd, or -1: closed in every test process. */
+extern int harness_results_fd;
 
 /* CLOCK_MONOTONIC in seconds: the same clock in parent and child. */
 double harness_now(void);

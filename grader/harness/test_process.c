@@ -199,6 +199,10 @@ int test_process_start(test_process *tp, const grader_suite *suite, const grader
         signal(SIGTERM, SIG_DFL);
         harness_shared = tp->rec;
         gpu_share_adopt(&tp->hold);
+        /* The results channel is the parent's: a test (student code runs
+         * in it) gets no descriptor to it. */
+        if (harness_results_fd >= 0)
+            close(harness_results_fd);
         /* _exit: the parent's stdio buffers and atexit handlers are not ours. */
         _exit(test ? harness_run_child(suite, test, fileno(tp->capture))
                    : harness_probe_device());

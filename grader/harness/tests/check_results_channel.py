@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The batch grader's results channel (--results-fd): the harness writes its
-results to a descriptor the caller opened, never to a path, and what it
-writes is valid UTF-8 JSON even when a test printed a Latin-1 byte and a
-long Chinese line that the harness had to cut.
+results to a descriptor the caller opened, never to a path, closes it in
+every test process (student code runs there), and what it writes is valid
+UTF-8 JSON even when a test printed a Latin-1 byte and a long Chinese line
+that the harness had to cut.
 
   check_results_channel.py HARNESS_DEMO"""
 import json
+import re
 import os
 import subprocess
 import sys
@@ -32,11 +34,18 @@ def main(demo):
                       ("bytes of output cut", "the long output cut")):
         if want not in output:
             sys.exit("results output lacks %s: %r" % (why, output[:300]))
+    held = re.search(r"open descriptors:([ 0-9]*)", output)
+    if not held:
+        sys.exit("the test did not list its descriptors: %r" % output[:300])
+    if str(fd) in held.group(1).split():
+        sys.exit("the test process held the results channel (descriptor %d): %s"
+                 % (fd, held.group(1)))
     bad = subprocess.run([demo, "--only", "passes", "--results-fd", "1000"],
                          capture_output=True, timeout=60)
     if bad.returncode != 2 or b"--results-fd" not in bad.stderr:
         sys.exit("a closed --results-fd was not refused (exit %d)" % bad.returncode)
-    print("results channel: valid UTF-8 JSON through the descriptor; a closed one refused")
+    print("results channel: valid UTF-8 JSON through the descriptor, which no test process "
+          "holds; a closed one refused")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
  * do it with real kernels (a hang, a fault, then a clean launch); without a
  * GPU they are skipped. Run by check_harness_demo.cmake, which reads the
  * results file. */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +30,20 @@ static void fails(void **state)
 
 /* Honest students print non-ASCII: a Latin-1 byte from a helper, debug
  * lines in Chinese long enough for the harness to cut them. The results
- * must stay valid UTF-8 (check_results_channel.py). */
+ * must stay valid UTF-8, and the test process must hold no descriptor of
+ * the results channel (check_results_channel.py). */
 static void prints_non_ascii(void **state)
 {
     (void)state;
+    /* Which descriptors a test process holds: never the results channel. */
+    DIR *fds = opendir("/proc/self/fd");
+    printf("open descriptors:");
+    for (struct dirent *e; fds && (e = readdir(fds)) != NULL;)
+        if (e->d_name[0] != '.' && atoi(e->d_name) != dirfd(fds)) /* not the listing's own */
+            printf(" %s", e->d_name);
+    printf("\n");
+    if (fds)
+        closedir(fds);
     printf("latin-1: caf\xe9\n");
     for (int i = 0; i < 4000; ++i)
         fputs("\xe4\xb8\xad\xe6\x96\x87", stdout); /* "中文", 6 bytes */
