@@ -45,7 +45,7 @@ from .util import read_json, read_text, say, say_once, write_atomic, write_json_
 REPO = course_mod.REPO
 BUILD_ERRORS_KEEP = 8000
 COMPILE_MEMORY_BYTES = 8 << 30   # a recursive-include compile reached 9.3 GB in a minute
-SCRATCH_BYTES = 1 << 30          # a grader's writable /tmp (a size-capped tmpfs)
+SCRATCH_BYTES = 1 << 30          # a sandboxed command's /tmp (sandbox.wrap: where bwrap can cap it)
 
 
 class BuiltLab:
@@ -164,7 +164,7 @@ class Batch:
         build_log = os.path.join(self.private, "%s.%s.build.log" % (_short_hash(sub.id), lab.name))
         readonly = [self.course.cache]
         limits = build.Limits(memory_bytes=COMPILE_MEMORY_BYTES, max_file_bytes=256 << 20,
-                              tmp_bytes=SCRATCH_BYTES if self.sandbox.sized_tmp else 0)
+                              tmp_bytes=SCRATCH_BYTES)
         try:
             with self.build_slots:
                 exe, message, findings = build.build_lab(self.course.recipes[lab.name], staged,
@@ -223,8 +223,7 @@ class Batch:
             fd = channel.fileno()
             argv = self.grader_argv(built.exe, fd, share_lock)
             wrapped = self.sandbox.wrap(argv, work, readonly, gpu_index=gpu, unprivileged=True,
-                                        writable=False,
-                                        tmp_bytes=SCRATCH_BYTES if self.sandbox.sized_tmp else 0)
+                                        writable=False, tmp_bytes=SCRATCH_BYTES)
             try:
                 res = runner.run(wrapped, run_log, cwd=work, env=env,
                                  timeout=self.args.lab_timeout, cap=self.args.output_cap,
@@ -318,7 +317,7 @@ class Batch:
         unpacked = submissions.unpack(sub, os.path.join(scratch, "unpacked"))
         taken, ignored = submissions.select(unpacked, {f for l in self.labs for f in l.files})
         ignored = ["%s (over %d KiB: not unpacked)" % (rel, submissions.MAX_FILE_BYTES >> 10)
-                   for rel in getattr(sub, "too_large", [])] + ignored
+                   for rel in sub.too_large] + ignored
 
         flags = []
         for rel, path in sorted(taken.items()):
@@ -483,7 +482,7 @@ def _short_hash(text):
 
 
 def _list_hash(ids):
-    return hashlib.sha256("\n".join(sorted(ids)).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return _short_hash("\n".join(sorted(ids)))
 
 
 def _errors_only(log, work):

@@ -95,8 +95,10 @@ def _without_dependency_file(args):
 
 
 def _other_link_inputs(recipe):
-    line = _expand_response_files(recipe["links"][-1], recipe["link_dir"])
-    return symbols.link_inputs_from_argv(line, recipe["link_dir"], exclude=[recipe["library"]])
+    """Every input of the grader's link but the student's library
+    (link_inputs_from_argv reads the response files itself)."""
+    return symbols.link_inputs_from_argv(recipe["links"][-1], recipe["link_dir"],
+                                         exclude=[recipe["library"]])
 
 
 def warm_symbol_cache(recipes):
@@ -110,7 +112,7 @@ def warm_symbol_cache(recipes):
             pass
 
 
-def symbol_findings(objects, recipe, library):
+def symbol_findings(objects, recipe):
     """The student's objects against every other input of the grader's
     link (symbols.py): names the student's code takes over from the harness,
     the grader, libc or cudart, and weak references into the grader. A
@@ -148,7 +150,7 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
             _check_infra(args, step["directory"], "compiling %s" % step["relative"])
             return None, "%s did not compile (%s)" % (step["relative"], res.describe()), []
         objects.append(obj)
-    findings = symbol_findings(objects, recipe, recipe["library"])
+    findings = symbol_findings(objects, recipe)
 
     library = os.path.join(workdir, recipe["library"])
     if os.path.exists(library):
@@ -162,10 +164,9 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
     exe = os.path.join(workdir, "grader")
     res = _link(recipe["links"], exe, library, recipe, workdir, sandbox, readonly, log_path,
                 "the grader", limits)
-    if res.rc == 0 and not res.timed_out:
-        _write_student_symbols(library, exe + ".symbols")
     if res.rc != 0 or res.timed_out:
         return None, "the grader did not link with this code (%s)" % res.describe(), findings
+    _write_student_symbols(library, exe + ".symbols")
     race = recipe.get("race_runner")
     if race:
         # Next to the grader, under the name it was built with: the race

@@ -81,7 +81,8 @@ class Sandbox:
         `writable` False, read-only, the command then starting in /tmp) and
         the folders of `readonly` visible read-only, in `cwd`;
         `unprivileged`: as self.run_as; `tmp_bytes`: the size of the private
-        /tmp (0: tmpfs's default, half the RAM)."""
+        /tmp where this bubblewrap can cap it (sized_tmp; else, or 0,
+        tmpfs's default, half the RAM)."""
         if not self.enabled:
             return argv
         drop = unprivileged and self.run_as is not None

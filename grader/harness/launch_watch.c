@@ -8,6 +8,7 @@
  * driver's callback is skipped while a runtime launch is under way on that
  * thread, so each launch is noted once. */
 #include "launch_watch.h"
+#include "activity_recorder.h"
 #include "harness.h"
 
 #include <pthread.h>
@@ -321,22 +322,6 @@ void launch_watch_begin(const char *call)
     pthread_mutex_unlock(&lock);
 }
 
-static void short_name(const char *mangled, char *out, size_t size)
-{
-    /* "_Z12sgemm_kernelPKfS0_Pf" -> "sgemm_kernel" where simple. */
-    const char *p = mangled;
-    if (strncmp(p, "_Z", 2) == 0 && p[2] >= '0' && p[2] <= '9') {
-        char *end;
-        long len = strtol(p + 2, &end, 10);
-        if (len > 0 && (size_t)len < size && strlen(end) >= (size_t)len) {
-            snprintf(out, size, "%.*s", (int)len, end);
-            return;
-        }
-    }
-    snprintf(out, size, "%s", mangled[0] ? mangled : "(a kernel whose name this program's "
-                                                       "CUDA runtime does not know: a library's)");
-}
-
 void launch_watch_end(void)
 {
     pthread_mutex_lock(&lock);
@@ -372,7 +357,11 @@ void launch_watch_end(void)
     }
     if (foreign >= 0 && judging) {
         char shown[LAUNCH_NAME_SIZE];
-        short_name(last[foreign].name, shown, sizeof shown);
+        if (last[foreign].name[0])
+            activity_kernel_short_name(last[foreign].name, shown, sizeof shown);
+        else
+            snprintf(shown, sizeof shown, "(a kernel whose name this program's CUDA runtime "
+                                          "does not know: a library's)");
         /* CUB, Thrust, CUTLASS and CuTe are header-only: their kernels may
          * be compiled into the student's file or come with a library
          * (cuBLAS runs CUTLASS kernels); either way they are not the
