@@ -187,7 +187,9 @@ def _write_student_symbols(library, out):
                           timeout=LINK_LIMIT_S)
     if proc.returncode != 0:
         raise InfraError("nm -P %s failed: %s" % (library, proc.stderr.decode(errors="replace")[:300]))
-    with open(out, "wb") as f:
+    # A new file, never through a link: the folder is the graders' user's.
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as f:
         f.write(proc.stdout)
 
 
