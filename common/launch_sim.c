@@ -1,5 +1,6 @@
 #include "launch_sim.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 int launch_sim_run(lab_dim3 grid, lab_dim3 block, sim_visitor visit, void *ctx)
@@ -65,4 +66,32 @@ int coverage_summarize(const coverage_map *map, coverage_summary *s)
             s->first_repeated = (long long)i;
     }
     return s->never == 0 && s->repeated == 0 && map->out_of_range == 0;
+}
+
+int coverage_describe(const coverage_map *map, const char *done, const char *act, char *out,
+                      size_t size)
+{
+    coverage_summary s;
+    int ok = coverage_summarize(map, &s);
+    size_t used = (size_t)snprintf(out, size, "every element must be %s by exactly one thread",
+                                   done);
+    const char *joint = ", but";
+    if (s.never && used < size) {
+        used += (size_t)snprintf(out + used, size - used, "%s %zu %s never %s (first: element %lld)",
+                                 joint, s.never, s.never == 1 ? "was" : "were", done,
+                                 s.first_never);
+        joint = ";";
+    }
+    if (s.repeated && used < size) {
+        used += (size_t)snprintf(out + used, size - used,
+                                 "%s %zu %s %s more than once (first: element %lld)", joint,
+                                 s.repeated, s.repeated == 1 ? "was" : "were", done,
+                                 s.first_repeated);
+        joint = ";";
+    }
+    if (map->out_of_range && used < size)
+        snprintf(out + used, size - used, "%s %zu %s%s fell outside the data (first: index %lld)",
+                 joint, map->out_of_range, act, map->out_of_range == 1 ? "" : "s",
+                 map->first_out_of_range);
+    return ok;
 }

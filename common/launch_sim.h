@@ -53,6 +53,16 @@ typedef struct {
  * outside the range. */
 int coverage_summarize(const coverage_map *map, coverage_summary *summary);
 
+/* The same check in words, for a grader's message: returns what
+ * coverage_summarize returns and writes to `out`, for example
+ * "every element must be loaded by exactly one thread, but 1 was loaded
+ * more than once (first: element 0)". `done` is what happens to an
+ * element ("written", "loaded", "stored"), `act` one access by name
+ * ("write", "load", "store"): a load helper's message speaks of loads,
+ * and one element is "1 was", not "1 were". */
+int coverage_describe(const coverage_map *map, const char *done, const char *act, char *out,
+                      size_t size);
+
 #ifdef __cplusplus
 }
 #endif

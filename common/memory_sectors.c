@@ -109,9 +109,15 @@ static void finish_request(survey_state *s)
     warp_sector_survey *out = s->survey;
     int sectors = warp_request_sectors(&s->current);
     int ideal = warp_request_ideal_sectors(&s->current);
+    int distinct = warp_request_distinct(&s->current);
     ++out->requests;
     out->sectors += sectors;
     out->ideal_sectors += ideal;
+    out->distinct += distinct;
+    if (out->requests == 1 || distinct < out->fewest_distinct)
+        out->fewest_distinct = distinct;
+    if (distinct > out->most_distinct)
+        out->most_distinct = distinct;
     /* sectors/ideal > worst_sectors/worst_ideal, without dividing. */
     if (out->requests == 1 ||
         (long long)sectors * out->worst_ideal > (long long)out->worst_sectors * ideal) {
@@ -163,4 +169,9 @@ double memory_sectors_mean(const warp_sector_survey *survey)
 double memory_sectors_mean_ideal(const warp_sector_survey *survey)
 {
     return survey->requests ? (double)survey->ideal_sectors / (double)survey->requests : 0.0;
+}
+
+double memory_sectors_mean_distinct(const warp_sector_survey *survey)
+{
+    return survey->requests ? (double)survey->distinct / (double)survey->requests : 0.0;
 }

@@ -54,6 +54,8 @@ typedef struct {
     long long requests;        /* warp requests with at least one active lane */
     long long sectors;         /* summed over those requests */
     long long ideal_sectors;   /* summed likewise */
+    long long distinct;        /* distinct addresses per request, summed likewise */
+    int fewest_distinct, most_distinct; /* over the requests */
     /* The request furthest from its ideal (largest sectors/ideal; the first
      * one found on ties), with where it came from. */
     warp_request worst;
@@ -71,6 +73,10 @@ void memory_sectors_survey(lab_dim3 grid, lab_dim3 block, warp_address_fn addres
 double memory_sectors_mean(const warp_sector_survey *survey);
 /* Mean ideal sectors per request (0 when there were none). */
 double memory_sectors_mean_ideal(const warp_sector_survey *survey);
+/* Mean distinct addresses per request (0 when there were none): 32 when
+ * each lane of full warps accesses its own element, 1 when all of a warp's
+ * lanes access the same one. */
+double memory_sectors_mean_distinct(const warp_sector_survey *survey);
 
 #ifdef __cplusplus
 }

@@ -49,5 +49,19 @@ void coverage_finds_gaps_repeats_and_strays(void **state)
     assert_int_equal(s.first_repeated, 1);
     assert_int_equal(map.out_of_range, 2);
     assert_int_equal(map.first_out_of_range, 5);
+    /* In words: one of each is singular, the verbs are the caller's. */
+    char text[256];
+    assert_false(coverage_describe(&map, "loaded", "load", text, sizeof text));
+    assert_string_equal(text, "every element must be loaded by exactly one thread, but 1 was "
+                              "never loaded (first: element 2); 1 was loaded more than once "
+                              "(first: element 1); 2 loads fell outside the data (first: index 5)");
+    coverage_free(&map);
+    assert_true(coverage_init(&map, 3));
+    for (int i = 0; i < 3; ++i)
+        coverage_record(&map, 0);
+    assert_false(coverage_describe(&map, "written", "write", text, sizeof text));
+    assert_string_equal(text, "every element must be written by exactly one thread, but 2 were "
+                              "never written (first: element 1); 1 was written more than once "
+                              "(first: element 0)");
     coverage_free(&map);
 }

@@ -112,4 +112,8 @@ void sectors_survey_handles_partial_warps(void **state)
     assert_int_equal(s.requests, 2);
     assert_true(memory_sectors_mean(&s) == 2.5);      /* 128 contiguous bytes + 12 */
     assert_true(memory_sectors_mean_ideal(&s) == 2.5);
+    /* 32 distinct floats, then 3. */
+    assert_true(memory_sectors_mean_distinct(&s) == 17.5);
+    assert_int_equal(s.fewest_distinct, 3);
+    assert_int_equal(s.most_distinct, 32);
 }
