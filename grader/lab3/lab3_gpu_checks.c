@@ -2,6 +2,7 @@
  * registers, spills), results on sizes around every tile edge and on lab 2's
  * shapes, bad input, and speed against the naive coalesced kernel. */
 #include <stdio.h>
+#include <string.h>
 
 #include <cuda_runtime_api.h>
 
@@ -117,6 +118,64 @@ void gpu_thread_tile_uses_shared_tiles(void **state)
 
 enum { MAX_EDGE_SHAPES = 64 };
 
+static int ceil_div(int a, int b) { return a / b + (a % b != 0); }
+
+/* A wrong result may come from a helper the launch uses rather than from
+ * the kernel: the grid (TODO(3.1) or (3.8)) or the phase count (TODO(3.1)).
+ * The kernel's hint would send the student to the wrong TODO, so when such
+ * a helper is wrong on one of the shapes graded, this says which, with the
+ * call that shows it (its CPU check fails too). `tile` is the tiled
+ * kernel's tile; 0 for the thread-tile kernel. */
+static int blame_helpers(int tile, const matmul_shape *shapes, size_t count, char *out,
+                         size_t size)
+{
+    const int bk = tile ? tile : LAB3_TT_BK;
+    for (size_t i = 0; i < count; ++i) {
+        const matmul_shape s = shapes[i];
+        lab_dim3 got = tile ? lab3_tiled_grid(s.m, s.n, tile) : lab3_thread_tile_grid(s.m, s.n);
+        lab_dim3 want = {ceil_div(s.n, tile ? tile : LAB3_TT_BN),
+                         ceil_div(s.m, tile ? tile : LAB3_TT_BM), 1};
+        if (got.x != want.x || got.y != want.y || got.z != want.z) {
+            char call[64];
+            if (tile)
+                snprintf(call, sizeof call, "lab3_tiled_grid(m=%d, n=%d, tile=%d)", s.m, s.n,
+                         tile);
+            else
+                snprintf(call, sizeof call, "lab3_thread_tile_grid(m=%d, n=%d)", s.m, s.n);
+            snprintf(out, size, "The launch uses %s (TODO(%s)), which is wrong: %dx%dx%d "
+                     "blocks, expected %dx%dx%d. Fix that first (%s; %s, section %s). ",
+                     call, tile ? "3.1" : "3.8", got.x, got.y, got.z, want.x, want.y, want.z,
+                     tile ? "cpu_tiled_grid_and_phases" : "cpu_thread_tile_grid",
+                     LAB3_HANDOUT, tile ? "2.2" : "8");
+            return 1;
+        }
+        int phases = lab3_phase_count(s.k, bk);
+        if (phases != ceil_div(s.k, bk)) {
+            snprintf(out, size, "The kernel uses lab3_phase_count (TODO(3.1)), which is wrong: "
+                     "lab3_phase_count(k=%d, tile=%d) returned %d, expected %d. Fix that first "
+                     "(cpu_tiled_grid_and_phases; %s, section 2.2). ",
+                     s.k, bk, phases, ceil_div(s.k, bk), LAB3_HANDOUT);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* matmul_expect_correct_shapes_rerun, with a wrong helper named first. */
+static void expect_correct_shapes(const matmul_impl *impl, int tile, const matmul_shape *shapes,
+                                  size_t count, int seeds, const char *rerun_hint)
+{
+    static char hint[1024];
+    matmul_impl blamed = *impl;
+    size_t used = 0;
+    if (blame_helpers(tile, shapes, count, hint, sizeof hint)) {
+        used = strlen(hint);
+        snprintf(hint + used, sizeof hint - used, "%s", impl->hint);
+        blamed.hint = hint;
+    }
+    matmul_expect_correct_shapes_rerun(&blamed, shapes, count, seeds, rerun_hint);
+}
+
 void gpu_tiled_tile_edges(void **state)
 {
     (void)state;
@@ -126,17 +185,17 @@ void gpu_tiled_tile_edges(void **state)
      * and a partial third tile. Then the same around 16 for TILE 16. */
     size_t count = matmul_tile_edge_shapes(LAB3_TILE, LAB3_TILE, LAB3_TILE, shapes,
                                            MAX_EDGE_SHAPES);
-    matmul_expect_correct_shapes_rerun(&TILED, shapes, count, 1, TILED_RERUN_HINT);
+    expect_correct_shapes(&TILED, LAB3_TILE, shapes, count, 1, TILED_RERUN_HINT);
     count = matmul_tile_edge_shapes(16, 16, 16, shapes, MAX_EDGE_SHAPES);
-    matmul_expect_correct_shapes_rerun(&TILED16, shapes, count, 1, TILED_RERUN_HINT);
+    expect_correct_shapes(&TILED16, 16, shapes, count, 1, TILED_RERUN_HINT);
 }
 
 void gpu_tiled_awkward_shapes(void **state)
 {
     (void)state;
     grader_require_gpu();
-    matmul_expect_correct_shapes_rerun(&TILED, MATMUL_AWKWARD_SHAPES,
-                                       MATMUL_AWKWARD_SHAPE_COUNT, 2, TILED_RERUN_HINT);
+    expect_correct_shapes(&TILED, LAB3_TILE, MATMUL_AWKWARD_SHAPES, MATMUL_AWKWARD_SHAPE_COUNT,
+                          2, TILED_RERUN_HINT);
 }
 
 void gpu_thread_tile_correct(void **state)
@@ -147,9 +206,9 @@ void gpu_thread_tile_correct(void **state)
     /* M, N in {63, 64, 65, 129}, K in {7, 8, 9, 17}. */
     size_t count = matmul_tile_edge_shapes(LAB3_TT_BM, LAB3_TT_BN, LAB3_TT_BK, shapes,
                                            MAX_EDGE_SHAPES);
-    matmul_expect_correct_shapes_rerun(&THREAD_TILE, shapes, count, 1, THREAD_TILE_RERUN_HINT);
-    matmul_expect_correct_shapes_rerun(&THREAD_TILE, MATMUL_AWKWARD_SHAPES,
-                                       MATMUL_AWKWARD_SHAPE_COUNT, 1, THREAD_TILE_RERUN_HINT);
+    expect_correct_shapes(&THREAD_TILE, 0, shapes, count, 1, THREAD_TILE_RERUN_HINT);
+    expect_correct_shapes(&THREAD_TILE, 0, MATMUL_AWKWARD_SHAPES, MATMUL_AWKWARD_SHAPE_COUNT, 1,
+                          THREAD_TILE_RERUN_HINT);
 }
 
 /* -------------------------------------------------------- bad input */

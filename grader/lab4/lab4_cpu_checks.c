@@ -17,6 +17,19 @@ static const todo_pointer STORES = {"4.3", LAB4_HANDOUT, "3"};
 static const todo_pointer OFFSETS = {"4.4", LAB4_HANDOUT, "4"};
 static const todo_pointer PITCH = {"4.5", LAB4_HANDOUT, "5"};
 
+/* Every element exactly once (launch_sim.h, coverage_describe), in the
+ * words of what the helper under test does to it: `done` "written",
+ * "loaded" or "stored", `act` "write", "load" or "store". */
+static void expect_exact_coverage(coverage_map *map, const char *what, const char *done,
+                                  const char *act, todo_pointer where)
+{
+    char why[384];
+    int ok = coverage_describe(map, done, act, why, sizeof why);
+    coverage_free(map);
+    GRADER_CHECK(ok, "TODO(%s) %s: %s. See %s, section %s.", where.todo, what, why,
+                 where.handout, where.section);
+}
+
 /* The two launch shapes of the lab: TILE x TILE threads, one pass (b, c);
  * TILE x BLOCK_ROWS threads, LAB4_PASSES passes (d). */
 typedef struct {
@@ -99,10 +112,10 @@ static void expect_coverage(const launch_shape *shape, int rows, int cols)
     char what[160];
     snprintf(what, sizeof what, "lab4_load_element on a %dx%d `in` (rows x cols), %s", rows,
              cols, shape->name);
-    sim_expect_exact_coverage(&c.loaded, what, LOADS);
+    expect_exact_coverage(&c.loaded, what, "loaded", "load", LOADS);
     snprintf(what, sizeof what, "lab4_store_element on the %dx%d `out` of a %dx%d `in`, %s",
              cols, rows, rows, cols, shape->name);
-    sim_expect_exact_coverage(&c.stored, what, STORES);
+    expect_exact_coverage(&c.stored, what, "stored", "store", STORES);
 }
 
 /* One block's trip through the tile: which element of `in` each word holds
@@ -241,12 +254,18 @@ void cpu_global_accesses_coalesced(void **state)
                 snprintf(metric, sizeof metric, "%s_%s_pass%d", store ? "store" : "load",
                          s == 0 ? "32x32" : "32x8", pass);
                 /* Whole tiles: each warp must touch 32 different floats. */
-                GRADER_CHECK(memory_sectors_mean_ideal(&survey) >= 4.0,
-                             "TODO(%s) %s: a warp's 32 threads access only %.1f floats' worth "
-                             "of distinct addresses on average, where they move 32 different "
-                             "elements. See %s, section %s.",
-                             store ? STORES.todo : LOADS.todo, what,
-                             8.0 * memory_sectors_mean_ideal(&survey), LAB4_HANDOUT, "3");
+                const char *todo = store ? STORES.todo : LOADS.todo;
+                GRADER_CHECK(survey.most_distinct > 1,
+                             "TODO(%s) %s: all 32 threads of every warp access one and the "
+                             "same float, where they must move 32 different elements. See %s, "
+                             "section %s.",
+                             todo, what, LAB4_HANDOUT, "3");
+                GRADER_CHECK(survey.fewest_distinct >= LAUNCH_SIM_WARP_SIZE,
+                             "TODO(%s) %s: the 32 threads of a warp access only %.1f different "
+                             "floats on average (the fewest: %d), where they must move 32 "
+                             "different elements. See %s, section %s.",
+                             todo, what, memory_sectors_mean_distinct(&survey),
+                             survey.fewest_distinct, LAB4_HANDOUT, "3");
                 sim_expect_coalesced(&survey, what, metric, LAB4_MAX_SECTOR_RATIO,
                                      store ? "threadIdx.x must walk along a row of `out` "
                                              "(the column of `out` comes from blockIdx.y)"
@@ -279,6 +298,16 @@ static int conflict_degree(const int words[LAUNCH_SIM_WARP_SIZE], int *bank)
         }
     }
     return degree;
+}
+
+/* The conflict degree of reading one column of a tile whose rows are
+ * `pitch` words apart: 1 when the column falls in 32 different banks. */
+static int column_degree(int pitch)
+{
+    int words[LAUNCH_SIM_WARP_SIZE], bank = 0;
+    for (int lane = 0; lane < LAUNCH_SIM_WARP_SIZE; ++lane)
+        words[lane] = lane * pitch;
+    return conflict_degree(words, &bank);
 }
 
 typedef struct {
@@ -366,13 +395,28 @@ void cpu_bank_conflict_degree(void **state)
                 continue;
             char lanes[160];
             describe_bank(&w, lanes, sizeof lanes);
+            /* Whose fault: a pitch that spreads a column over every bank is
+             * right (TODO(4.5)), and then the offsets do not use it (4.4). */
+            if (column_degree(pitches[p]) == 1)
+                GRADER_FAIL("TODO(%s) the padded tile (pitch %d) still has %d-way bank "
+                            "conflicts: in the tile %s of warp %d (%s, pass %d), %d different "
+                            "words fall in bank %d (%s, ...), so the warp waits %d times. The "
+                            "pitch is right (TODO(%s)): with rows %d words apart, a column of "
+                            "the tile falls in 32 different banks. So %s does not use it: "
+                            "rows of the tile are `pitch` words apart (row * pitch + column), "
+                            "whatever the pitch is, not %d. See %s, section %s.",
+                            OFFSETS.todo, pitches[p], w.degree, access[read], w.warp,
+                            w.shape->name, w.pass, w.degree, w.bank, lanes, w.degree,
+                            PITCH.todo, pitches[p],
+                            read ? "lab4_tile_read_offset" : "lab4_tile_write_offset",
+                            LAB4_TILE, OFFSETS.handout, OFFSETS.section);
             GRADER_FAIL("TODO(%s) the padded tile (pitch %d) still has %d-way bank conflicts: "
                         "in the tile %s of warp %d (%s, pass %d), %d different words fall in "
-                        "bank %d (%s, ...), so the warp waits %d times. Choose a pitch that "
-                        "spreads a column of the tile over all 32 banks (TODO(4.5)), and "
-                        "check that the offsets of TODO(4.4) use it. See %s, section %s.",
+                        "bank %d (%s, ...), so the warp waits %d times. With rows %d words "
+                        "apart, a column of the tile falls in only %d different banks: choose "
+                        "a pitch that spreads it over all 32. See %s, section %s.",
                         PITCH.todo, pitches[p], w.degree, access[read], w.warp, w.shape->name,
-                        w.pass, w.degree, w.bank, lanes, w.degree, PITCH.handout,
-                        PITCH.section);
+                        w.pass, w.degree, w.bank, lanes, w.degree, pitches[p],
+                        LAB4_BANKS / column_degree(pitches[p]), PITCH.handout, PITCH.section);
         }
 }

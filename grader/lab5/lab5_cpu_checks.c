@@ -139,24 +139,62 @@ static const char *race_text(int t, const step_work *w, int other, int both_writ
     return text;
 }
 
-/* Fails the test on a read or write outside the block or a race. */
+/* When thread t works in this step although the stage's rule keeps it
+ * idle, says so in `out` and returns 1. The fix is then to keep it idle,
+ * not to add a bounds test: with the rule, the partner s[t + stride] of a
+ * working thread is always inside the block. Stage (2)'s kernel decides
+ * who works itself (the pair must fit the block), so it has no such rule. */
+static int idle_by_rule(stage_kind stage, int t, int stride, char *out, size_t size)
+{
+    if (stage == STAGE_DIVERGENT && t % (2 * stride) != 0) {
+        snprintf(out, size,
+                 "Thread %d must not work at all in this step: only the threads whose index "
+                 "is a multiple of 2*stride = %d work (each adds s[t + stride] into s[t]); "
+                 "all the others, every odd thread included, stay idle. Then the partner of "
+                 "a working thread is always inside the block, and no bounds test is needed.",
+                 t, 2 * stride);
+        return 1;
+    }
+    if (stage == STAGE_SEQUENTIAL && t >= stride) {
+        snprintf(out, size,
+                 "Thread %d must not work at all in this step: only threads 0 to %d (t < "
+                 "stride) work, each adding s[t + stride], from the upper half of the %d "
+                 "partial sums still in play, into s[t]; the threads from %d up stay idle. "
+                 "Then the partner of a working thread is always inside the block, and no "
+                 "bounds test is needed.",
+                 t, stride - 1, 2 * stride, stride);
+        return 1;
+    }
+    return 0;
+}
+
+/* Fails the test on a read or write outside the block or a race, naming
+ * the thread that should not have worked where the stage's rule says so. */
 static void expect_step_well_formed(stage_kind stage, const step_work *work, int block,
                                     int stride, int *owner)
 {
     todo_pointer where = todo_of(stage);
+    char why[512];
     for (int s = 0; s < block; ++s)
         owner[s] = -1;
     for (int t = 0; t < block; ++t) {
         const step_work *w = &work[t];
         if (!w->active)
             continue;
-        GRADER_CHECK(w->dst >= 0 && w->dst < block && w->src >= 0 && w->src < block,
-                     "TODO(%s) %s: in the step with stride %d of a %d-thread block, thread %d "
-                     "adds s[%d] into s[%d], outside the block's %d elements s[0..%d]. A "
-                     "thread may work only when both elements of its pair are inside the "
-                     "block. See %s, section %s.",
-                     where.todo, helper_name(stage), stride, block, t, w->src, w->dst, block,
-                     block - 1, where.handout, where.section);
+        if (w->dst >= 0 && w->dst < block && w->src >= 0 && w->src < block)
+            continue;
+        if (!idle_by_rule(stage, t, stride, why, sizeof why))
+            snprintf(why, sizeof why, "%s",
+                     stage == STAGE_STRIDED
+                         ? "lab5_strided_index(t, stride) is where thread t's pair starts: "
+                           "2 * stride * t, never below 0."
+                         : "A thread may work only when both elements of its pair are inside "
+                           "the block.");
+        GRADER_FAIL("TODO(%s) %s: in the step with stride %d of a %d-thread block, thread %d "
+                    "adds s[%d] into s[%d], outside the block's %d elements s[0..%d]. %s See "
+                    "%s, section %s.",
+                    where.todo, helper_name(stage), stride, block, t, w->src, w->dst, block,
+                    block - 1, why, where.handout, where.section);
     }
     /* A slot written by one thread may be touched by no other in that step. */
     for (int t = 0; t < block; ++t)
@@ -167,12 +205,17 @@ static void expect_step_well_formed(stage_kind stage, const step_work *work, int
         if (!w->active)
             continue;
         int other = owner[w->dst] != t ? owner[w->dst] : owner[w->src];
-        GRADER_CHECK(other < 0,
-                     "TODO(%s) %s: in the step with stride %d of a %d-thread block, %s: a "
-                     "race, whose result depends on which thread goes first. Each pair of a "
-                     "step belongs to one thread. See %s, section %s.",
-                     where.todo, helper_name(stage), stride, block,
-                     race_text(t, w, other, owner[w->dst] != t), where.handout, where.section);
+        if (other < 0)
+            continue;
+        if (!idle_by_rule(stage, t, stride, why, sizeof why) &&
+            !idle_by_rule(stage, other, stride, why, sizeof why))
+            snprintf(why, sizeof why, "Each pair of a step belongs to one thread.");
+        GRADER_FAIL("TODO(%s) %s: in the step with stride %d of a %d-thread block, %s: a "
+                    "race, whose result depends on which thread goes first. %s See %s, "
+                    "section %s.",
+                    where.todo, helper_name(stage), stride, block,
+                    race_text(t, w, other, owner[w->dst] != t), why, where.handout,
+                    where.section);
     }
 }
 

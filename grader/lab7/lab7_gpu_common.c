@@ -21,15 +21,17 @@ static const char HINT_2D[] =
     "reg_n loaded for each p before the multiply-adds (section 6), and the epilogue "
     "(TODO(7.1), section 4).";
 static const char HINT_VECTORISED[] =
-    "Check TODO(7.6) (the float4 loads and the transposed place of A, section 7) and "
-    "TODO(7.7): A's four floats stored at lab7_a_transposed_offset, the inner loop reading "
-    "As[p][row] (transposed) and Bs[p][col], both barriers, sgemm_store4 in the epilogue "
-    "(sections 7 and 4).";
+    "Check TODO(7.6) (the float4 loads and the transposed place of A, section 7), TODO(7.4) "
+    "(the thread's TM2 x TN2 square, which this stage keeps, section 6) and TODO(7.7): A's "
+    "four floats stored at lab7_a_transposed_offset, the inner loop reading As[p][row] "
+    "(transposed) and Bs[p][col], both barriers, sgemm_store4 in the epilogue (sections 7 "
+    "and 4).";
 static const char HINT_WARP[] =
-    "Check TODO(7.8) (warp origin, thread in warp, sub-tiles, section 8) and TODO(7.9): the "
-    "loads in LAB7_WT_* rounds, both barriers, k0 advancing by LAB7_WT_BK, fragments read "
-    "at origin + wm_iter*WSUBM (wn_iter*WSUBN) + thread tile, and the epilogue at "
-    "lab7_warp_tile_output (sections 8 and 4).";
+    "Check TODO(7.8) (warp origin, thread in warp, sub-tiles, section 8), TODO(7.6) (the "
+    "float4 loads and the transposed place of A, which this stage keeps, section 7) and "
+    "TODO(7.9): the loads in LAB7_WT_* rounds, both barriers, k0 advancing by LAB7_WT_BK, "
+    "fragments read at origin + wm_iter*WSUBM (wn_iter*WSUBN) + thread tile, and the "
+    "epilogue at lab7_warp_tile_output (sections 8 and 4).";
 
 const lab7_stage_info *lab7_stage_about(lab7_stage stage)
 {

@@ -6,4 +6,4 @@ lab_variant(SOLUTION reduction.cu
   REPLACE [[
     return thread_idx.x <= stride;]]
   FAILS cpu_sequential_steps_convergent
-    MESSAGE [[TODO\(5\.6\) lab5_sequential_active: .*outside the block]])
+    MESSAGE [[TODO\(5\.6\) lab5_sequential_active: .*thread 128 adds s\[256\].*Thread 128 must not work at all in this step.*t < stride]])
