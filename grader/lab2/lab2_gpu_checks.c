@@ -210,8 +210,8 @@ static void expect_host_flow_rejects(void)
         size_t changed = 0;
         for (int j = 0; j < SMALL; ++j)
             changed += !guard_is_poison(out[j]);
-        GRADER_CHECK(changed == 0, "%s: rejected, but %zu elements of C were written anyway",
-                     call, changed);
+        GRADER_CHECK(changed == 0, "%s: rejected, but %zu element%s of C %s written anyway",
+                     call, changed, changed == 1 ? "" : "s", changed == 1 ? "was" : "were");
     }
 }
 

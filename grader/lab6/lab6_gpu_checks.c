@@ -186,9 +186,10 @@ static void expect_case(const run_case *c, uint64_t seed)
         for (size_t i = n; i < (size_t)c->capacity; ++i)
             past += !guard_is_poison(out[i]);
         GRADER_CHECK(past == 0,
-                     "%s (%s): %zu elements of the host output past n were written: the last "
+                     "%s (%s): %zu element%s of the host output past n %s written: the last "
                      "chunk must end at n (TODO(6.1) and (6.5), %s section 4).",
-                     call, c->why, past, LAB6_HANDOUT);
+                     call, c->why, past, past == 1 ? "" : "s", past == 1 ? "was" : "were",
+                     LAB6_HANDOUT);
         GRADER_CHECK(memcmp(in_copy, in, n * sizeof *in) == 0,
                      "%s (%s): the host input was modified; the pipeline only reads it.", call,
                      c->why);
@@ -367,8 +368,8 @@ void gpu_rejects_bad_input(void **state)
         size_t written = 0;
         for (int j = 0; j < CAPACITY; ++j)
             written += !guard_is_poison(out[j]);
-        GRADER_CHECK(written == 0, "%s: rejected, but %zu elements of the output were written",
-                     call, written);
+        GRADER_CHECK(written == 0, "%s: rejected, but %zu element%s of the output %s written",
+                     call, written, written == 1 ? "" : "s", written == 1 ? "was" : "were");
     }
     GRADER_CHECK(lab6_pipeline_run(NULL, 1, 1, 1, LAB6_DEPTH_FIRST) == LAB_ERR_NULL_POINTER,
                  "lab6_pipeline_run(NULL, ...) must return LAB_ERR_NULL_POINTER");
