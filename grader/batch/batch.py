@@ -182,10 +182,13 @@ class Batch:
             return self._finish_lab(lab_out, record, start)
         return BuiltLab(lab, exe, work, lab_out, start, findings)
 
-    def grader_argv(self, exe, results_fd, share_lock):
-        """The grader's command line. Several tests at once (--jobs) only
-        under the locks: the harness refuses it without them."""
-        argv = [exe, "--scored-only", "--results-fd", str(results_fd)]
+    def grader_argv(self, built, results_fd, share_lock):
+        """The grader's command line: the course's runner, executing the
+        test program linked with the student's code (harness.h). Several
+        tests at once (--jobs) only under the locks: the harness refuses it
+        without them."""
+        argv = [self.course.recipes[built.lab.name]["runner"], "--tests", built.exe,
+                "--scored-only", "--results-fd", str(results_fd)]
         if self.args.test_timeout:
             argv += ["--timeout", str(self.args.test_timeout)]
         if share_lock and self.args.tests_at_once > 1:
@@ -221,7 +224,7 @@ class Batch:
                                % (os.path.basename(os.path.dirname(work)), lab.name))
         with tempfile.TemporaryFile(dir=self.private) as channel:
             fd = channel.fileno()
-            argv = self.grader_argv(built.exe, fd, share_lock)
+            argv = self.grader_argv(built, fd, share_lock)
             wrapped = self.sandbox.wrap(argv, work, readonly, gpu_index=gpu, unprivileged=True,
                                         writable=False, tmp_bytes=SCRATCH_BYTES)
             try:

@@ -161,9 +161,10 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
         _check_infra([recipe["ar"]], workdir, "archiving the lab's library")
         return None, "archiving the lab's library failed (%s)" % res.describe(), findings
 
-    exe = os.path.join(workdir, "grader")
+    # The grader's test program; its runner is the course's (course.py).
+    exe = os.path.join(workdir, "tests")
     res = _link(recipe["links"], exe, library, recipe, workdir, sandbox, readonly, log_path,
-                "the grader", limits)
+                "the grader's test program", limits)
     if res.rc != 0 or res.timed_out:
         return None, "the grader did not link with this code (%s)" % res.describe(), findings
     _write_student_symbols(library, exe + ".symbols")

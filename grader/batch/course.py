@@ -169,7 +169,7 @@ def _build(course_root, cache, arch, jobs, env, fp):
     commands = read_json(os.path.join(build, "compile_commands.json"), [])
     for lab in labs:
         info["recipes"][lab.name] = _recipe(lab, build, commands)
-        exe = os.path.join(build, "bin", lab.check_target)
+        exe = info["recipes"][lab.name]["runner"]
         out = subprocess.run([exe, "--rubric"], capture_output=True, text=True, timeout=60)
         if out.returncode != 0:
             raise RuntimeError("%s --rubric failed: %s" % (exe, out.stderr.strip()))
@@ -188,7 +188,8 @@ def _find_link_txt(build, target):
 
 def _recipe(lab, build, commands):
     """How lab N's student library and grader were built, to replay per
-    submission: compiles (one per whitelisted file), archive tool, link."""
+    submission: compiles (one per whitelisted file), archive tool, the
+    link of the grader's test program; and the grader's runner."""
     library = "lab%d_labs" % lab.number
     compiles = []
     for entry in commands:
@@ -215,14 +216,17 @@ def _recipe(lab, build, commands):
         raise RuntimeError("%s: the compile commands cover %s, the lab folder has %s"
                            % (library, [c["relative"] for c in compiles], lab.files))
     archive_txt = _find_link_txt(build, library)
-    link_txt = _find_link_txt(build, lab.check_target)
+    link_txt = _find_link_txt(build, lab.tests_target)
     with open(archive_txt) as f:
         ar = shlex.split(f.readline())[0]
     with open(link_txt) as f:
         links = [shlex.split(line) for line in f if line.strip()]
     recipe = {"compiles": compiles, "ar": ar, "library": "lib%s.a" % library,
               "link_dir": os.path.dirname(os.path.dirname(os.path.dirname(link_txt))),
-              "links": links}
+              "links": links,
+              # The runner is the course's own, run as built: only the test
+              # program is linked with each submission.
+              "runner": os.path.join(build, "bin", lab.check_target)}
     # Labs with shared memory have a race runner (labN_racecheck): the
     # grader's race check runs it, from the grader's own folder, under
     # compute-sanitizer; so it is linked against the student's library too.

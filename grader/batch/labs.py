@@ -23,7 +23,14 @@ class Lab:
 
     @property
     def check_target(self):
+        """The grader's runner: the test table, no student code."""
         return "lab%d_check" % self.number
+
+    @property
+    def tests_target(self):
+        """The grader's test program: the checks with the student's library
+        (the link the batch replays per submission)."""
+        return "lab%d_check_tests" % self.number
 
     def __repr__(self):
         return "Lab(%d, %s, %s)" % (self.number, self.folder, self.files)

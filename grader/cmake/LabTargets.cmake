@@ -79,22 +79,40 @@ function(add_lab_implementation)
   target_compile_options(${IMPL_LIBRARY} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter>)
 
-  add_executable(${IMPL_EXECUTABLE} ${grader})
-  target_link_libraries(${IMPL_EXECUTABLE} PRIVATE ${IMPL_LIBRARY} ${libraries}
+  # Two programs (harness.h): the test program, the checks linked with the
+  # student's library, and the runner, built from the test table alone, which
+  # executes the test program once per test and holds no student code.
+  set(tests_program ${IMPL_EXECUTABLE}_tests)
+  add_executable(${tests_program} ${grader})
+  target_link_libraries(${tests_program} PRIVATE ${IMPL_LIBRARY} ${libraries}
                         lab_grader_harness)
-  target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE
+  target_compile_definitions(${tests_program} PRIVATE GRADER_TESTS
     GRADER_IMPLEMENTATION="${IMPL_IMPLEMENTATION}")
-  cuda_labs_warnings(${IMPL_EXECUTABLE})
-  # <grader>.symbols: the student library's symbols, from which the harness
-  # tells the student's kernels from a library's or the grader's
+  cuda_labs_warnings(${tests_program})
+  # <test program>.symbols: the student library's symbols, from which the
+  # harness tells the student's kernels from a library's or the grader's
   # (harness/launch_watch.h). The batch grader writes the same file.
-  add_custom_command(TARGET ${IMPL_EXECUTABLE} POST_BUILD
+  add_custom_command(TARGET ${tests_program} POST_BUILD
     COMMAND ${CMAKE_COMMAND} -D NM=${CMAKE_NM} -D LIBRARY=$<TARGET_FILE:${IMPL_LIBRARY}>
-            -D OUT=$<TARGET_FILE:${IMPL_EXECUTABLE}>.symbols -P ${GRADER_SYMBOLS_SCRIPT}
+            -D OUT=$<TARGET_FILE:${tests_program}>.symbols -P ${GRADER_SYMBOLS_SCRIPT}
     VERBATIM)
+
+  set(table ${grader})
+  list(FILTER table INCLUDE REGEX "_grader\\.c$")
+  add_executable(${IMPL_EXECUTABLE} ${table})
+  target_link_libraries(${IMPL_EXECUTABLE} PRIVATE lab_grader_harness)
+  # The table's headers, not the code behind them.
+  foreach(lib ${IMPL_LIBRARY} ${libraries})
+    target_include_directories(${IMPL_EXECUTABLE} PRIVATE
+      $<TARGET_PROPERTY:${lib},INTERFACE_INCLUDE_DIRECTORIES>)
+  endforeach()
+  target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE GRADER_RUNNER
+    GRADER_TESTS_PROGRAM="${tests_program}" GRADER_IMPLEMENTATION="${IMPL_IMPLEMENTATION}")
+  cuda_labs_warnings(${IMPL_EXECUTABLE})
+  add_dependencies(${IMPL_EXECUTABLE} ${tests_program})
   if(IMPL_OUTPUT_DIRECTORY)
-    set_target_properties(${IMPL_EXECUTABLE} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
-                          ${IMPL_OUTPUT_DIRECTORY})
+    set_target_properties(${IMPL_EXECUTABLE} ${tests_program} PROPERTIES
+                          RUNTIME_OUTPUT_DIRECTORY ${IMPL_OUTPUT_DIRECTORY})
   endif()
 
   if(race_runner)
@@ -114,7 +132,7 @@ function(add_lab_implementation)
                             ${IMPL_OUTPUT_DIRECTORY})
     endif()
     add_dependencies(${IMPL_EXECUTABLE} ${IMPL_RACE_RUNNER_NAME})
-    target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE
+    target_compile_definitions(${tests_program} PRIVATE
       GRADER_RACE_RUNNER="${IMPL_RACE_RUNNER_NAME}")
   endif()
 endfunction()

@@ -1,14 +1,17 @@
-/* The grader harness, parent side: options, running the selected tests
- * (test_process.c runs each in its own process), scoring. See harness.h. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+/* The grader harness, runner side: options, running the selected tests
+ * (test_process.c runs each in a process of the test program), scoring.
+ * See harness.h. */
+#define _DEFAULT_SOURCE /* realpath */
 #include "harness_internal.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Backstops: GPU calls have their own, much shorter, watchdogs. */
 static const int default_timeout_s[] = {[GROUP_CPU] = 60, [GROUP_GPU] = 120, [GROUP_SELFTEST] = 240};
@@ -25,6 +28,7 @@ typedef struct {
     int verbose;
     int scored_only; /* --scored-only: skip tests worth no points */
     int jobs;        /* --jobs: tests run side by side (only under GRADER_GPU_SHARE) */
+    const char *tests_path; /* --tests: the test program (default: next to the runner) */
 } options;
 
 double harness_now(void)
@@ -55,7 +59,7 @@ static void usage(FILE *to, const char *program)
     fprintf(to,
             "usage: %s [--group cpu|gpu|selftest]... [--only TEST] [--scored-only] [--jobs N]\n"
             "          [--results FILE | --results-fd N] [--timeout SECONDS] [--verbose] [--list]\n"
-            "          [--rubric] [--help]\n"
+            "          [--rubric] [--tests PROGRAM] [--help]\n"
             "  --group G      run the tests of group G (default: cpu and gpu)\n"
             "  --only TEST    run one test (names: --list)\n"
             "  --scored-only  skip the tests worth no points (measurement tables)\n"
@@ -68,6 +72,8 @@ static void usage(FILE *to, const char *program)
             "  --verbose      show every test's output and measurements, not only failures'\n"
             "  --list         list the tests (group and name), run nothing\n"
             "  --rubric       print the test table (group, points, bonus, gate) as JSON, run nothing\n"
+            "  --tests P      the test program to run the tests in (default: the one built next\n"
+            "                 to this grader; the batch grader links one per submission)\n"
             "  LAB_SEED=N in the environment changes the random inputs.\n",
             program, HARNESS_MAX_JOBS);
 }
@@ -117,6 +123,9 @@ static int parse_options(int argc, char **argv, options *opt)
                 return 0;
             }
             opt->results_fd = (int)fd;
+            ++i;
+        } else if (strcmp(arg, "--tests") == 0 && value) {
+            opt->tests_path = value;
             ++i;
         } else if (strcmp(arg, "--jobs") == 0 && value) {
             opt->jobs = atoi(value);
@@ -263,7 +272,7 @@ static void run_all(const grader_suite *suite, const options *opt, const grader_
             }
             if (why) {
                 procs[0].out = out;
-                test_process_run(&procs[0], suite, out->test, limit_for(opt, out->test), 1);
+                test_process_run(&procs[0], out->test, limit_for(opt, out->test), 1);
                 char note[RECORD_TEXT_BYTES / 2];
                 snprintf(note, sizeof note, "run again with the GPU to itself: %s", why);
                 append_note(&out->record, note);
@@ -280,7 +289,7 @@ static void run_all(const grader_suite *suite, const options *opt, const grader_
             if (procs[p].pid > 0)
                 continue;
             procs[p].out = &outs[next];
-            int started = test_process_start(&procs[p], suite, chosen[next],
+            int started = test_process_start(&procs[p], chosen[next],
                                              limit_for(opt, chosen[next]), 0, opt->jobs == 1);
             if (started == TEST_NOT_NOW)
                 break;
@@ -294,8 +303,49 @@ static void run_all(const grader_suite *suite, const options *opt, const grader_
 
 /* ----------------------------------------------------------------- main */
 
-int grader_main(const grader_suite *suite, int argc, char **argv)
+static int is_test_program_call(int argc, char **argv)
 {
+    return argc > 1 && (strcmp(argv[1], "--run-test") == 0 ||
+                        strcmp(argv[1], "--probe-device") == 0);
+}
+
+/* The test program's absolute path: --tests, the file named `sibling` next
+ * to this runner, or (a self-contained suite) this program. 0 when it cannot
+ * be run. */
+static int find_tests_program(const options *opt, const char *sibling)
+{
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return 0;
+    self[len] = '\0';
+    char wanted[PATH_MAX + 256];
+    if (opt->tests_path) {
+        snprintf(wanted, sizeof wanted, "%s", opt->tests_path);
+    } else if (sibling) {
+        char *slash = strrchr(self, '/');
+        snprintf(wanted, sizeof wanted, "%.*s/%s", (int)(slash - self), self, sibling);
+    } else {
+        snprintf(wanted, sizeof wanted, "%s", self);
+    }
+    if (!realpath(wanted, harness_tests_program) || access(harness_tests_program, X_OK) != 0) {
+        fprintf(stderr, "grader: the test program %s cannot be run (%s); build it with the "
+                        "grader (make check-labN builds both)\n", wanted, strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_role role,
+                   const char *tests_program)
+{
+    if (role != HARNESS_RUNNER && is_test_program_call(argc, argv))
+        return harness_child_main(suite, argc, argv);
+    if (role == HARNESS_TESTS) {
+        fprintf(stderr, "%s: this is a grader's test program, which the grader starts once per "
+                        "test; run the grader (%s without _tests) instead\n", argv[0], argv[0]);
+        return 2;
+    }
     options opt;
     int parsed = parse_options(argc, argv, &opt);
     if (parsed <= 0) {
@@ -326,6 +376,8 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
     }
 
     harness_results_fd = opt.results_fd;
+    if (!find_tests_program(&opt, role == HARNESS_RUNNER ? tests_program : NULL))
+        return 2;
     if (gpu_share_open() != 0)
         return 2;
     if (opt.jobs > 1 && !gpu_share_active()) {
@@ -334,22 +386,24 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
                         "without it the tests run one at a time\n", opt.jobs);
         return 2;
     }
-    /* One record per test process running at once, shared with it. */
-    result_record *records = mmap(NULL, (size_t)opt.jobs * sizeof *records,
-                                  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     test_outcome *outs = calloc(selected + 1, sizeof *outs);
     const grader_test **chosen = calloc(selected, sizeof *chosen);
     unsigned char *ended = calloc(selected, 1);
-    if (records == MAP_FAILED || !outs || !chosen || !ended) {
+    if (!outs || !chosen || !ended) {
         fprintf(stderr, "grader: out of memory\n");
         return 2;
     }
     for (size_t i = 0, k = 0; i < suite->count; ++i)
         if (test_selected(&opt, &suite->tests[i]))
             chosen[k++] = &suite->tests[i];
+    /* One record per test process running at once, shared with it. */
     test_process procs[HARNESS_MAX_JOBS];
-    for (int p = 0; p < opt.jobs; ++p)
-        procs[p] = (test_process){.out = NULL, .rec = &records[p], .hold = GPU_HOLD_NONE};
+    for (int p = 0; p < opt.jobs; ++p) {
+        procs[p] = (test_process){.out = NULL, .hold = GPU_HOLD_NONE};
+        procs[p].rec_fd = test_process_shared_record(&procs[p].rec);
+        if (procs[p].rec_fd < 0)
+            return 2;
+    }
     test_process_forward_interrupts();
 
     /* Every test process creates its own CUDA context, and a context sets up
@@ -367,10 +421,10 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
     char device[RECORD_DEVICE_BYTES] = "not probed (CPU checks only)";
     if (needs_gpu) {
         procs[0].out = &outs[selected]; /* a spare outcome, never reported */
-        test_process_run(&procs[0], suite, NULL, 60, 0);
+        test_process_run(&procs[0], NULL, 60, 0);
         snprintf(device, sizeof device, "%s",
-                 outs[selected].status == OUTCOME_PASS && records[0].device[0]
-                     ? records[0].device : "device probe failed");
+                 outs[selected].status == OUTCOME_PASS && procs[0].rec->device[0]
+                     ? procs[0].rec->device : "device probe failed");
     }
     printf("%s (%s), grading %s/\ndevice: %s\nseed: %llu (set LAB_SEED to change)\n\n",
            suite->title, suite->lab, suite->implementation, device,
@@ -390,7 +444,6 @@ int grader_main(const grader_suite *suite, int argc, char **argv)
     free(outs);
     free(chosen);
     free(ended);
-    munmap(records, (size_t)opt.jobs * sizeof *records);
     if (totals.failures)
         return 1;
     return totals.passes == 0 ? CHILD_SKIP : 0;

@@ -1,13 +1,21 @@
 /* The grader harness: runs each test of a suite in its own process.
  *
  * Why a process per test: a CUDA fault is sticky for the whole process, and a
- * student kernel can hang. The parent never touches CUDA; it forks one child
- * per test, gives it a time limit, captures what it prints, and turns
+ * student kernel can hang. The runner never touches CUDA; it starts one
+ * process per test, gives it a time limit, captures what it prints, and turns
  * whatever happens (pass, failed assertion, skip, crash, hang, an early exit)
  * into one result line and one record in the machine-readable results file.
- * Inside a child the test is an ordinary CMocka test.
+ * Inside a test process the test is an ordinary CMocka test.
  *
- * A test passes only when its test function returned: a child that exits in
+ * A lab's grader is two programs (docs/design.md, "The runner and the test
+ * program"): the runner, labN_check, built from the test table alone, holds
+ * no student code; it executes the test program, labN_check_tests (the
+ * checks linked with the student's library), once per test. So nothing the
+ * student's code does (a static constructor included) runs where the tests'
+ * outcomes, points and time limits are decided. Suites without student code
+ * (the harness's own tests) are one program that runs itself per test.
+ *
+ * A test passes only when its test function returned: a process that exits in
  * any other way (exit(0) called from student code included) has failed. */
 #ifndef HARNESS_H
 #define HARNESS_H
@@ -47,10 +55,19 @@ typedef struct {
  *   GRADER_GATED(gpu_tiled_tile_edges, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
  *   GRADER_BONUS(gpu_thread_tile_correct, GROUP_GPU, 6),
  *   GRADER_BONUS_GATED(gpu_thread_tile_correct, GROUP_GPU, 6, gpu_thread_tile_uses_shared_tiles) */
-#define GRADER_TEST(fn, group, points) {#fn, group, fn, points, 0, NULL, 0}
-#define GRADER_GATED(fn, group, points, gate_fn) {#fn, group, fn, points, 0, #gate_fn, 0}
-#define GRADER_BONUS(fn, group, points) {#fn, group, fn, points, 1, NULL, 0}
-#define GRADER_BONUS_GATED(fn, group, points, gate_fn) {#fn, group, fn, points, 1, #gate_fn, 0}
+#define GRADER_TEST(fn, group, points) {#fn, group, GRADER_FN(fn), points, 0, NULL, 0}
+#define GRADER_GATED(fn, group, points, gate_fn) {#fn, group, GRADER_FN(fn), points, 0, #gate_fn, 0}
+#define GRADER_BONUS(fn, group, points) {#fn, group, GRADER_FN(fn), points, 1, NULL, 0}
+#define GRADER_BONUS_GATED(fn, group, points, gate_fn) \
+    {#fn, group, GRADER_FN(fn), points, 1, #gate_fn, 0}
+
+/* The runner is built from the same table without the test functions: it
+ * must not link the checks, which call the student's code. */
+#ifdef GRADER_RUNNER
+#define GRADER_FN(fn) NULL
+#else
+#define GRADER_FN(fn) fn
+#endif
 
 typedef struct {
     const char *lab;        /* "lab1" */
@@ -68,7 +85,25 @@ typedef struct {
 /* Parses the command line (--help lists it), runs the selected tests and
  * returns the process exit code: 0 all passed (skips allowed), 1 a test
  * failed, crashed or timed out, 2 usage error, 77 every test was skipped. */
-int grader_main(const grader_suite *suite, int argc, char **argv);
+typedef enum {
+    HARNESS_SELF_CONTAINED, /* runs its own tests: it executes itself once per test */
+    HARNESS_RUNNER,         /* a lab's runner: executes the test program tests_program */
+    HARNESS_TESTS           /* a lab's test program: runs one test when a runner asks */
+} harness_role;
+int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_role role,
+                   const char *tests_program);
+/* The build says which program this is: GRADER_RUNNER (with
+ * GRADER_TESTS_PROGRAM, the test program's file name next to the runner),
+ * GRADER_TESTS, or neither. */
+#if defined(GRADER_RUNNER)
+#define grader_main(suite, argc, argv) \
+    grader_main_as(suite, argc, argv, HARNESS_RUNNER, GRADER_TESTS_PROGRAM)
+#elif defined(GRADER_TESTS)
+#define grader_main(suite, argc, argv) grader_main_as(suite, argc, argv, HARNESS_TESTS, NULL)
+#else
+#define grader_main(suite, argc, argv) \
+    grader_main_as(suite, argc, argv, HARNESS_SELF_CONTAINED, NULL)
+#endif
 
 /* ---- inside a test ---- */
 

@@ -1,13 +1,15 @@
 /* The harness inside a test process: what a test calls (fail, note, metric,
- * skip, watchdog) and how the child runs its one test. See harness.h. */
+ * skip, watchdog) and how the test program runs its one test. See harness.h. */
 #define _DEFAULT_SOURCE /* setitimer */
 #include "harness_internal.h"
 #include "launch_watch.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -18,7 +20,7 @@
 
 enum { DEFAULT_SEED = 20261121 };
 
-/* Shared with the parent (MAP_SHARED survives fork). */
+/* Shared with the runner: the memfd it handed over, mapped. */
 result_record *harness_shared;
 int harness_results_fd = -1;
 /* In a child: the test it runs. */
@@ -176,7 +178,7 @@ static void redirect_output(int capture_fd)
     setrlimit(RLIMIT_FSIZE, &cap);
 }
 
-int harness_run_child(const grader_suite *suite, const grader_test *test, int capture_fd)
+static int run_one_test(const grader_suite *suite, const grader_test *test, int capture_fd)
 {
     redirect_output(capture_fd);
     child_test = test;
@@ -194,9 +196,62 @@ int harness_run_child(const grader_suite *suite, const grader_test *test, int ca
     return harness_shared->returned ? CHILD_PASS : CHILD_FAIL;
 }
 
-int harness_probe_device(void)
+static int probe_device(void)
 {
     device_describe(harness_shared->device, sizeof harness_shared->device);
     harness_shared->returned = 1;
     return CHILD_PASS;
+}
+
+/* A descriptor number the runner passed, or -1. */
+static int fd_argument(const char *text)
+{
+    char *end;
+    long fd = strtol(text, &end, 10);
+    return *end || fd < 0 || fd > 65535 || fcntl((int)fd, F_GETFD) == -1 ? -1 : (int)fd;
+}
+
+int harness_child_main(const grader_suite *suite, int argc, char **argv)
+{
+    const char *test_name = NULL;
+    int probe = 0, record_fd = -1, capture_fd = -1;
+    gpu_hold hold = GPU_HOLD_NONE;
+    for (int i = 1; i < argc; ++i) {
+        const char *value = i + 1 < argc ? argv[i + 1] : "";
+        if (strcmp(argv[i], "--probe-device") == 0) {
+            probe = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--run-test") == 0)
+            test_name = value;
+        else if (strcmp(argv[i], "--record-fd") == 0)
+            record_fd = fd_argument(value);
+        else if (strcmp(argv[i], "--capture-fd") == 0)
+            capture_fd = fd_argument(value);
+        else if (strcmp(argv[i], "--gpu-hold") != 0 ||
+                 sscanf(value, "%d,%d", &hold.gate, &hold.gpu) != 2)
+            break;
+        ++i;
+    }
+    const grader_test *test = NULL;
+    for (size_t i = 0; test_name && i < suite->count; ++i)
+        if (strcmp(suite->tests[i].name, test_name) == 0 && suite->tests[i].run)
+            test = &suite->tests[i];
+    if (record_fd >= 0)
+        harness_shared = mmap(NULL, sizeof *harness_shared, PROT_READ | PROT_WRITE, MAP_SHARED,
+                              record_fd, 0);
+    if (record_fd < 0 || harness_shared == MAP_FAILED || (!probe && (!test || capture_fd < 0))) {
+        fprintf(stderr, "%s: this is a grader's test program, which its runner (the grader) "
+                        "starts once per test; run the grader instead\n", argv[0]);
+        return 2;
+    }
+    close(record_fd);
+    if (gpu_share_open() != 0)
+        return 2;
+    gpu_share_adopt(&hold);
+    /* _exit: the student's atexit handlers and destructors would run after
+     * the outcome is set; the test is over when the test function returns. */
+    int code = probe ? probe_device() : run_one_test(suite, test, capture_fd);
+    fflush(NULL);
+    _exit(code);
 }

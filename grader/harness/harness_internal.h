@@ -20,17 +20,21 @@ enum { CHILD_PASS = 0, CHILD_FAIL = 1, CHILD_HUNG = 3, CHILD_SKIP = 77 };
 enum { HARNESS_OUTPUT_KEEP = 6144 };
 
 extern result_record *harness_shared;
-/* The descriptor of --results-fd, or -1: closed in every test process. */
+/* The descriptor of --results-fd, or -1: the runner's alone (a test process
+ * gets only the descriptors test_process.c hands it). */
 extern int harness_results_fd;
+/* The program the runner executes for each test (an absolute path). */
+extern char harness_tests_program[4096];
 
 /* CLOCK_MONOTONIC in seconds: the same clock in parent and child. */
 double harness_now(void);
 
-/* In a child: runs the test with its output going to capture_fd and returns
- * the child's exit code. */
-int harness_run_child(const grader_suite *suite, const grader_test *test, int capture_fd);
-/* In a child: describes the device into harness_shared->device. */
-int harness_probe_device(void);
+/* The test program's side, when the runner executes it:
+ *   --run-test NAME --record-fd N --capture-fd M [--gpu-hold GATE,GPU]
+ *   --probe-device --record-fd N [--gpu-hold GATE,GPU]
+ * Runs that one test (or describes the device) into the record the runner
+ * shares with it (a memfd), and ends the process. */
+int harness_child_main(const grader_suite *suite, int argc, char **argv);
 
 typedef struct {
     const grader_test *test;
@@ -58,7 +62,8 @@ enum { HARNESS_MAX_JOBS = 8 };
 /* A test (or, test == NULL, the device probe) in a process of its own. */
 typedef struct {
     test_outcome *out;   /* where the outcome goes */
-    result_record *rec;  /* shared with the process (mmap) */
+    result_record *rec;  /* shared with the process (a memfd, mapped by both) */
+    int rec_fd;          /* that memfd */
     gpu_hold hold;
     FILE *capture;       /* what the process prints */
     pid_t pid;           /* 0: not running */
@@ -70,18 +75,19 @@ enum { TEST_STARTED, TEST_NOT_NOW, TEST_ENDED };
 
 /* Ctrl-C or SIGTERM on the grader kills the test processes too. */
 void test_process_forward_interrupts(void);
-/* Forks the test, after taking the GPU lock for it (gpu_share.h; `alone`:
+/* Maps a new zeroed record to share with test processes; -1 on failure. */
+int test_process_shared_record(result_record **rec);
+/* Forks and executes the test program for the test, after taking the GPU lock for it (gpu_share.h; `alone`:
  * the GPU to itself from the start). TEST_NOT_NOW: wait == 0 and the GPU
  * cannot be had now, nothing started. TEST_ENDED: it could not start, and
  * its outcome says why. */
-int test_process_start(test_process *tp, const grader_suite *suite, const grader_test *test,
-                       int limit_s, int alone, int wait);
+int test_process_start(test_process *tp, const grader_test *test, int limit_s, int alone,
+                       int wait);
 /* 1 once the test has ended (its outcome filled in), killing it past its
  * limit; 0 while it runs. */
 int test_process_poll(test_process *tp);
 /* Start (waiting for the GPU) and wait for the end. */
-void test_process_run(test_process *tp, const grader_suite *suite, const grader_test *test,
-                      int limit_s, int alone);
+void test_process_run(test_process *tp, const grader_test *test, int limit_s, int alone);
 /* A short sleep between polls. */
 void test_process_nap(void);
 

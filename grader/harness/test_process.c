@@ -1,19 +1,28 @@
 /* Running one test (or the device probe) in a process of its own: the
- * lock on a shared GPU, the fork, the time limit, and what the process left
- * behind turned into an outcome. Several may run at once (--jobs). */
-#define _DEFAULT_SOURCE /* nanosleep, strsignal with glibc */
+ * lock on a shared GPU, the fork and exec of the test program, the time
+ * limit, and what the process left behind turned into an outcome. Several
+ * may run at once (--jobs). */
+#define _GNU_SOURCE /* memfd_create, nanosleep, strsignal */
 #include "harness_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 /* Wait statuses that are not the process's. */
 enum { WAIT_TIMED_OUT = -1, WAIT_NO_FORK = -2, WAIT_LOST = -3, WAIT_NO_LOCK = -4 };
+/* The exit code of a forked runner whose exec of the test program failed. */
+enum { CHILD_NO_EXEC = 127 };
+
+char harness_tests_program[4096];
 
 /* The test processes running now, for the interrupt handler. */
 static volatile sig_atomic_t running[HARNESS_MAX_JOBS];
@@ -117,7 +126,11 @@ static void classify(int wait_status, int limit_s, test_outcome *out)
                  sig == SIGABRT ? " (did your code call abort()?)" : "", before, detail);
     } else {
         int code = WEXITSTATUS(wait_status);
-        if (code == CHILD_PASS && rec->returned && !rec->skipped) {
+        if (code == CHILD_NO_EXEC && !rec->returned) {
+            snprintf(rec->message, sizeof rec->message,
+                     "could not start the test program %s (%s): not graded as passed",
+                     harness_tests_program, detail[0] ? detail : "exec failed");
+        } else if (code == CHILD_PASS && rec->returned && !rec->skipped) {
             out->status = OUTCOME_PASS;
         } else if (code == CHILD_SKIP && rec->skipped) {
             out->status = OUTCOME_SKIP;
@@ -157,8 +170,78 @@ static void finish(test_process *tp, int wait_status)
     }
 }
 
-int test_process_start(test_process *tp, const grader_suite *suite, const grader_test *test,
-                       int limit_s, int alone, int wait)
+int test_process_shared_record(result_record **rec)
+{
+    int fd = memfd_create("grader-record", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, sizeof **rec) != 0) {
+        perror("grader: memfd_create");
+        return -1;
+    }
+    *rec = mmap(NULL, sizeof **rec, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (*rec == MAP_FAILED) {
+        perror("grader: mmap");
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Every descriptor above stderr closes at exec, but those in `keep`. */
+static void keep_only(const int *keep, int n)
+{
+    DIR *dir = opendir("/proc/self/fd");
+    if (dir) {
+        int own = dirfd(dir);
+        for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+            int fd = atoi(e->d_name);
+            if (fd > 2 && fd != own)
+                fcntl(fd, F_SETFD, FD_CLOEXEC);
+        }
+        closedir(dir);
+    }
+    for (int i = 0; i < n; ++i)
+        if (keep[i] >= 0)
+            fcntl(keep[i], F_SETFD, 0);
+}
+
+/* In the forked runner: becomes the test program, running one test (or,
+ * test == NULL, the device probe). The program gets its record, its capture
+ * file and its GPU lock, and no other descriptor of the runner's (the
+ * results channel, other tests' records). */
+static void exec_test_program(const test_process *tp, const grader_test *test)
+{
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    char record[16], capture[16], hold[32];
+    snprintf(record, sizeof record, "%d", tp->rec_fd);
+    snprintf(capture, sizeof capture, "%d", tp->capture ? fileno(tp->capture) : -1);
+    snprintf(hold, sizeof hold, "%d,%d", tp->hold.gate, tp->hold.gpu);
+    const int keep[] = {tp->rec_fd, tp->capture ? fileno(tp->capture) : -1, tp->hold.gate,
+                        tp->hold.gpu};
+    keep_only(keep, sizeof keep / sizeof keep[0]);
+    char *argv[12];
+    int n = 0;
+    argv[n++] = harness_tests_program;
+    if (test) {
+        argv[n++] = "--run-test";
+        argv[n++] = (char *)test->name;
+        argv[n++] = "--capture-fd";
+        argv[n++] = capture;
+    } else {
+        argv[n++] = "--probe-device";
+    }
+    argv[n++] = "--record-fd";
+    argv[n++] = record;
+    argv[n++] = "--gpu-hold";
+    argv[n++] = hold;
+    argv[n] = NULL;
+    execv(harness_tests_program, argv);
+    snprintf(tp->rec->message, sizeof tp->rec->message, "%s", strerror(errno));
+    _exit(CHILD_NO_EXEC);
+}
+
+int test_process_start(test_process *tp, const grader_test *test, int limit_s, int alone,
+                       int wait)
 {
     test_outcome *out = tp->out;
     memset(out, 0, sizeof *out);
@@ -194,19 +277,8 @@ int test_process_start(test_process *tp, const grader_suite *suite, const grader
         finish(tp, WAIT_NO_FORK);
         return TEST_ENDED;
     }
-    if (pid == 0) {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        harness_shared = tp->rec;
-        gpu_share_adopt(&tp->hold);
-        /* The results channel is the parent's: a test (student code runs
-         * in it) gets no descriptor to it. */
-        if (harness_results_fd >= 0)
-            close(harness_results_fd);
-        /* _exit: the parent's stdio buffers and atexit handlers are not ours. */
-        _exit(test ? harness_run_child(suite, test, fileno(tp->capture))
-                   : harness_probe_device());
-    }
+    if (pid == 0)
+        exec_test_program(tp, test);
     tp->pid = pid;
     set_running(0, pid);
     return TEST_STARTED;
@@ -247,10 +319,9 @@ void test_process_nap(void)
     nanosleep(&nap, NULL);
 }
 
-void test_process_run(test_process *tp, const grader_suite *suite, const grader_test *test,
-                      int limit_s, int alone)
+void test_process_run(test_process *tp, const grader_test *test, int limit_s, int alone)
 {
-    if (test_process_start(tp, suite, test, limit_s, alone, 1) != TEST_STARTED)
+    if (test_process_start(tp, test, limit_s, alone, 1) != TEST_STARTED)
         return;
     while (!test_process_poll(tp))
         test_process_nap();

@@ -148,10 +148,12 @@ class StudentOnOneGpuTest(unittest.TestCase):
     def test_tests_at_once_only_under_the_locks(self):
         b = self.fake_batch(False)
         b.args.test_timeout, b.args.tests_at_once = 0, 3
-        self.assertEqual(b.grader_argv("g", 5, "/s/gpu-share"),
-                         ["g", "--scored-only", "--results-fd", "5", "--jobs", "3"])
-        self.assertEqual(b.grader_argv("g", 5, None),
-                         ["g", "--scored-only", "--results-fd", "5"])
+        # The course's runner executes the submission's test program.
+        b.course = types.SimpleNamespace(recipes={"lab1": {"runner": "/c/lab1_check"}})
+        built = types.SimpleNamespace(lab=types.SimpleNamespace(name="lab1"), exe="/w/tests")
+        runs = ["/c/lab1_check", "--tests", "/w/tests", "--scored-only", "--results-fd", "5"]
+        self.assertEqual(b.grader_argv(built, 5, "/s/gpu-share"), runs + ["--jobs", "3"])
+        self.assertEqual(b.grader_argv(built, 5, None), runs)
 
     def test_in_turn_without_locks(self):
         b = self.fake_batch(True)
