@@ -28,7 +28,8 @@ RULES = [
     ("include from outside the lab",
      r'#\s*include\s*[<"](/|\.\./|[^">\n]{0,255}(solutions|grader|prebuilt)/)', False),
     ("text imitating the grader's result lines",
-     r'\b(PASS|FAIL|SKIP|TIMEOUT)\s{2,}|Score\s+\d+\s*/\s*\d+|(?<!\d)\d+\s+passed,\s*\d+\s+failed|'
+     r'\b(PASS|FAIL|SKIP|TIMEOUT)\s{2,}|Score\s+((CPU|GPU)\s+)?(\d+\s*/\s*\d+|not\s+graded)|'
+     r'(?<!\d)\d+\s+passed,\s*\d+\s+failed|'
      r'"status"\s*:\s*"pass|results:\s', False),
 ]
 COMPILED = [(flag, re.compile(p), strip) for flag, p, strip in RULES]

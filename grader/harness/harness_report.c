@@ -55,6 +55,61 @@ static int unrun_gpu_points(const grader_suite *suite)
     return points;
 }
 
+/* One group's part of the score: "CPU 18/18", "GPU not graded (32 points)",
+ * "GPU 20/27 (5 points not graded)". */
+static void print_group_score(const char *name, int earned, int graded, int not_graded)
+{
+    if (graded == 0) {
+        printf("%s not graded (%d point%s)", name, not_graded, not_graded == 1 ? "" : "s");
+        return;
+    }
+    printf("%s %d/%d", name, earned, graded);
+    if (not_graded)
+        printf(" (%d point%s not graded)", not_graded, not_graded == 1 ? "" : "s");
+}
+
+/* The score. When every point of the run was graded: "Score 45/50". When
+ * some were not (a test skipped, or a CPU-only run that leaves the GPU
+ * checks out), the same notation whatever the reason, per group:
+ * "Score CPU 18/18, GPU not graded (32 points)"; a total would mix points
+ * graded with points nobody looked at. ASCII only. */
+static void print_score(const grader_suite *suite, const test_outcome *outs, size_t n,
+                        const score_totals *t, int cpu_only_run)
+{
+    static const char *const names[] = {[GROUP_CPU] = "CPU", [GROUP_GPU] = "GPU",
+                                        [GROUP_SELFTEST] = "self-tests"};
+    int earned[3] = {0}, graded[3] = {0}, not_graded[3] = {0};
+    for (size_t i = 0; i < n; ++i) {
+        const grader_test *test = outs[i].test;
+        if (test->bonus || test->group > GROUP_SELFTEST)
+            continue;
+        if (outs[i].status == OUTCOME_SKIP) {
+            not_graded[test->group] += test->points;
+        } else {
+            graded[test->group] += test->points;
+            earned[test->group] += outs[i].credited;
+        }
+    }
+    if (cpu_only_run)
+        not_graded[GROUP_GPU] += unrun_gpu_points(suite);
+    if (!not_graded[GROUP_CPU] && !not_graded[GROUP_GPU] && !not_graded[GROUP_SELFTEST]) {
+        printf("Score %d/%d", t->earned, t->possible);
+    } else {
+        printf("Score ");
+        const char *separator = "";
+        for (int g = GROUP_CPU; g <= GROUP_SELFTEST; ++g) {
+            if (!graded[g] && !not_graded[g])
+                continue;
+            printf("%s", separator);
+            print_group_score(names[g], earned[g], graded[g], not_graded[g]);
+            separator = ", ";
+        }
+    }
+    if (t->bonus_possible)
+        printf(" (+%d/%d bonus)", t->bonus_earned, t->bonus_possible);
+    printf("\n");
+}
+
 void report_summary(const grader_suite *suite, const test_outcome *outs, size_t n,
                     const score_totals *t, int cpu_only_run)
 {
@@ -68,19 +123,21 @@ void report_summary(const grader_suite *suite, const test_outcome *outs, size_t 
             print_indented(out->record.message, "    ");
         }
     }
-    printf("\n%s: %d passed, %d failed, %d skipped. Score %d/%d", suite->lab, t->passes,
-           t->failures, t->skips, t->earned, t->possible);
-    if (t->bonus_possible)
-        printf(" (+%d/%d bonus)", t->bonus_earned, t->bonus_possible);
-    printf("\n");
-    if (t->not_graded)
-        printf("%d points were not graded (skipped tests): they are not passed.\n", t->not_graded);
+    printf("\n%s: %d passed, %d failed, %d skipped. ", suite->lab, t->passes, t->failures,
+           t->skips);
+    print_score(suite, outs, n, t, cpu_only_run);
     if (t->skipped_for_gpu)
-        printf("%d GPU checks were SKIPPED for lack of a CUDA device; run this on a machine with "
-               "a CUDA GPU to grade them.\n", t->skipped_for_gpu);
-    if (cpu_only_run)
-        printf("Only the CPU checks ran: the GPU checks (%d more points) were not run.\n",
-               unrun_gpu_points(suite));
+        printf("%d GPU check%s SKIPPED for lack of a CUDA device; run this on a machine "
+               "with a CUDA GPU to grade %s.\n", t->skipped_for_gpu,
+               t->skipped_for_gpu == 1 ? " was" : "s were", t->skipped_for_gpu == 1 ? "it" : "them");
+    else if (cpu_only_run)
+        printf("Only the CPU checks ran (--group cpu); the GPU checks were not run.\n");
+    else if (t->not_graded)
+        printf("Skipped tests are not passed: their points are not graded.\n");
+    /* What a CPU-only grade cannot say, in plain words. */
+    if (t->skipped_for_gpu || cpu_only_run)
+        printf("The CPU checks test your index helpers; only the GPU checks run your kernels: "
+               "their results, the bounds tests and barriers inside them, and their speed.\n");
     if (t->failures)
         printf("Each message names the TODO and the section of %s that explains it; "
                "--verbose shows every test's output.\n", suite->handout);

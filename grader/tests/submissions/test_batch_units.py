@@ -178,6 +178,17 @@ class ReviewTest(unittest.TestCase):
         self.assertIn("text imitating the grader's result lines", flags)
         self.assertEqual(review.flags_for_file("a.cu", "void g() { exit(1); }", "exit(1);"), [])
 
+    def test_score_lines_of_every_kind_are_imitations(self):
+        # The harness's score line, all graded and with a part not graded
+        # (harness_report.c, print_score); prose about scores is not.
+        imitation = "text imitating the grader's result lines"
+        for line in ("lab4: Score 45/50", "Score CPU 18/18, GPU not graded (32 points)",
+                     "Score GPU not graded (8 points)", "Score CPU 0/18"):
+            flags = {f["flag"] for f in review.flags_for_file("a.cu", 'puts("%s");' % line, "")}
+            self.assertIn(imitation, flags, line)
+        flags = {f["flag"] for f in review.flags_for_file("a.cu", "// Score the CPU part", "")}
+        self.assertNotIn(imitation, flags)
+
 
 class ArchiveTest(unittest.TestCase):
     def test_tar_with_dotdot_is_rejected(self):
