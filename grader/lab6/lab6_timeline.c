@@ -16,6 +16,7 @@
 
 #include "activity_recorder.h"
 #include "cuda_check.h"
+#include "device_info.h"
 #include "lab6.h"
 #include "lab6_baselines.h"
 
@@ -94,6 +95,15 @@ int main(int argc, char **argv)
     runs r = {.n = arg_or(argc, argv, 2, 1 << 24), .chunks = arg_or(argc, argv, 4, 32),
               .work = arg_or(argc, argv, 5, 1024)};
     int streams = arg_or(argc, argv, 3, 8);
+    /* Without a GPU every CUDA call fails, and the first is the student's
+     * cudaMallocHost: say what is missing, not which TODO failed. Like make
+     * time-lab6, this is not a failure: no file, exit 0 (the Makefile
+     * draws only a file that was written). */
+    if (device_count() == 0) {
+        printf("make plot-lab6: needs a CUDA GPU, and none is visible here (nothing was "
+               "recorded).\n");
+        return 0;
+    }
     if (lab6_pipeline_create(&r.p, r.n, streams) != LAB_OK || !lab6_pipeline_host_input(r.p)) {
         fprintf(stderr, "lab6_timeline: lab6_pipeline_create: %s (TODO(6.3), (6.4))\n",
                 lab_last_error());

@@ -98,11 +98,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "lab7_bench_sizes: runs must be at least 1\n");
         return 2;
     }
+    /* As make time-lab7: no GPU is not a failure; no table, exit 0 (the
+     * Makefile draws only a table that was written). */
     if (device_count() == 0) {
-        char why[256];
-        device_describe(why, sizeof why);
-        fprintf(stderr, "lab7_bench_sizes: %s\n", why);
-        return 1;
+        printf("make plot-lab7: needs a CUDA GPU, and none is visible here (nothing was "
+               "timed).\n");
+        return 0;
     }
     const int largest = SIZES[SIZE_COUNT - 1];
     const size_t most = (size_t)largest * largest;

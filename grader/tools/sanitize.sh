@@ -10,28 +10,51 @@
 # runs the same program). The tools slow kernels 10-100 times: a test the
 # grader reports as hung or too slow under them is not a finding; narrow
 # the run with SANITIZE_ARGS="--only TEST".
+#
+#   grader/tools/sanitize.sh --preflight N
+# says in one line why nothing can run here (no GPU visible, no
+# compute-sanitizer) and exits 3, or exits 0: `make sanitize-labN` asks
+# first, so that it builds nothing it cannot use. Like make time-labN and
+# make profile-labN, a missing GPU or tool is not a failure of the student's
+# code: make exits 0.
 set -u
+
+find_sanitizer() {
+  sanitizer=$(command -v compute-sanitizer 2>/dev/null)
+  if [ -z "$sanitizer" ]; then
+    for dir in "$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")" \
+               /usr/local/cuda/bin; do
+      [ -x "$dir/compute-sanitizer" ] && sanitizer=$dir/compute-sanitizer && break
+    done
+  fi
+}
+
+# Returns 3, with one line, when nothing can run here.
+preflight() {
+  if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "make sanitize-lab$lab: needs a CUDA GPU, and none is visible here (nothing was built or run)."
+    return 3
+  fi
+  find_sanitizer
+  if [ -z "$sanitizer" ]; then
+    echo "make sanitize-lab$lab: compute-sanitizer is not installed here (looked on PATH and next to nvcc); it comes with the CUDA Toolkit (nothing was built or run)."
+    return 3
+  fi
+  return 0
+}
+
+if [ "${1:-}" = --preflight ]; then
+  lab=${2:?usage: $0 --preflight N}
+  preflight
+  exit $?
+fi
+
 lab=$1
 build=$2
 shift 2
 grader_args=("$@")
 [ ${#grader_args[@]} -eq 0 ] && grader_args=(--group gpu)
-
-sanitizer=$(command -v compute-sanitizer 2>/dev/null)
-if [ -z "$sanitizer" ]; then
-  for dir in "$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")" \
-             /usr/local/cuda/bin; do
-    [ -x "$dir/compute-sanitizer" ] && sanitizer=$dir/compute-sanitizer && break
-  done
-fi
-if [ -z "$sanitizer" ]; then
-  echo "make sanitize-lab$lab: compute-sanitizer not found (on PATH or next to nvcc); it ships with the CUDA Toolkit." >&2
-  exit 1
-fi
-if ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "make sanitize-lab$lab: no NVIDIA GPU visible here; compute-sanitizer runs your kernels, so it needs one." >&2
-  exit 1
-fi
+preflight || exit 0
 
 status=0
 run() { # tool, then the command
