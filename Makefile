@@ -14,7 +14,8 @@
 #   make handout-numbers       rewrite the handouts' marked numbers and tables from those files
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
-#   make submit                pack your lab files (labs/*/*.cu) into submission.tar.gz
+#   make submit                pack your lab files (labs/*/*.cu) into submission.tar.gz and
+#                              say which are still the skeleton
 #   PYTHON=/path/to/python3    the Python of the tools and tests (default: python3 on PATH)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -65,7 +66,7 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 all: build
 
 help:
-	@sed -n '2,18p' Makefile
+	@sed -n '2,19p' Makefile
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
@@ -237,9 +238,32 @@ dist-student:
 	PYTHON=$(PYTHON) grader/tools/dist-student.sh "$(OUT)"
 
 # What a student hands in: exactly the files the batch grader takes (each
-# lab's .cu files under labs/; never labN.h), listed as they go in.
-.PHONY: submit
+# lab's .cu files under labs/; never labN.h), listed as they go in. Then each
+# is compared with the skeleton as handed out (grader/skeletons.manifest,
+# grader/tools/skeleton_manifest.py): changed or not, how many entry points
+# still return the skeleton's "TODO(...) is not done yet", and a warning
+# when a lab is untouched; the archive is written either way. Without
+# Python only the files' hashes are compared (sha256sum).
+.PHONY: submit skeleton-manifest
 submit:
 	@files=$$(ls labs/lab[0-9]*_*/*.cu 2>/dev/null); \
 	test -n "$$files" || { echo "no labs/*/*.cu files here" >&2; exit 1; }; \
 	tar -czf submission.tar.gz $$files && echo "submission.tar.gz:" && tar -tzf submission.tar.gz | sed 's/^/  /'
+ifneq ($(PYTHON_PATH),)
+	@$(PYTHON) grader/tools/skeleton_manifest.py --compare
+else
+	@echo "Compared with the skeletons as handed out (file hashes only: no Python 3 here):"; \
+	said=$$(awk -F'\t' '$$1 == "file" { print $$2 "  " $$3 }' grader/skeletons.manifest | \
+	  sha256sum -c 2>/dev/null | sed -e 's/: OK$$/: UNCHANGED: still the skeleton/' \
+	  -e 's/: FAILED open or read$$/: MISSING: not handed in/' -e 's/: FAILED$$/: changed/'); \
+	echo "$$said" | sed 's/^/  /'; \
+	if echo "$$said" | grep -qE 'UNCHANGED|MISSING'; then echo "warning: some lab files are \
+	still the skeleton or missing. The archive was written anyway: hand it in only if that is \
+	what you mean to submit."; fi
+endif
+
+# After editing a skeleton (labs/*/*.cu): rewrite grader/skeletons.manifest
+# and commit it. The ctest docs.skeleton_manifest and make dist-student
+# check that it matches.
+skeleton-manifest:
+	@$(PYTHON) grader/tools/skeleton_manifest.py --write

@@ -10,7 +10,8 @@
 # that lab 1's grader, those linked against prebuilt answer libraries
 # (lab 3's, lab 4's, lab 7's: lab 3's reference and cuBLAS) and lab 6's
 # (with its link-time wrapped CUDA calls) build, and that the untouched skeletons fail their CPU checks
-# with exit status 1: graded and failed, not crashed.
+# with exit status 1: graded and failed, not crashed; and that make submit
+# there reports every lab file as still the skeleton.
 #
 # Only what these checks need is built, for one GPU architecture, to keep
 # the test to a couple of minutes on two cores. CUDACXX names the nvcc.
@@ -68,4 +69,15 @@ for lab in 1 3 4 5 6 7; do
     fail "lab${lab}_check --group cpu on the untouched skeleton exited $status, expected 1" \
       "(checks failed); see $work/lab${lab}_check.log"
 done
-echo "PASS: the student copy has no answers, builds, and grades its skeletons as failing"
+# ------------------------- make submit knows the skeletons it was shipped
+# (no git in a student's copy: grader/skeletons.manifest); untouched, each
+# lab file is reported as still the skeleton, with a warning, and packed.
+submitted=$(cd "$copy" && make --no-print-directory submit ${PYTHON:+PYTHON="$PYTHON"} 2>&1) ||
+  fail "make submit in the copy failed: $submitted"
+[ -f "$copy/submission.tar.gz" ] || fail "make submit wrote no submission.tar.gz"
+labs=$(ls -d "$copy"/labs/lab[0-9]*_*/ | wc -l)
+unchanged=$(grep -c 'UNCHANGED: still the skeleton' <<<"$submitted" || true)
+[ "$unchanged" -eq "$labs" ] && grep -q '^warning: .*still the skeleton' <<<"$submitted" ||
+  fail "make submit on the untouched copy did not call all $labs lab files the skeleton:
+$submitted"
+echo "PASS: the student copy has no answers, builds, grades its skeletons as failing, and make submit calls them untouched"

@@ -47,6 +47,11 @@ nvcc=${CUDACXX:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || die "no nvcc (looked at CUDACXX, PATH, /usr/local/cuda/bin)"
 python=${PYTHON:-python3}
 "$python" -c '' 2>/dev/null || die "Python 3 is needed (grader/tools/fatbin_images.py); found no $python"
+# The copy's make submit compares the students' files with the skeletons
+# through grader/skeletons.manifest: it must describe the skeletons shipped.
+"$python" "$repo/grader/tools/skeleton_manifest.py" --check --root "$repo" >/dev/null ||
+  die "grader/skeletons.manifest does not match labs/: run make skeleton-manifest and commit it
+$("$python" "$repo/grader/tools/skeleton_manifest.py" --check --root "$repo")"
 
 # ---------------------------------------------------------------- files
 
