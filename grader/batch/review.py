@@ -14,6 +14,10 @@ RULES = [
                              r"rmdir|opendir|chdir|socket|connect|bind|listen|getaddrinfo|"
                              r"gethostbyname|dup2|mmap|ifstream|ofstream|fstream)\s*[\(<]", True),
     ("dynamic symbol lookup", r"\b(dlsym|dlopen|dlvsym)\s*\(", True),
+    # How code finds the grader's memory in its own process (design.md,
+    # "Residual risk"): its map, its descriptors, the records' names.
+    ("the process's own memory or descriptors",
+     r"/proc/(self|thread-self|%d|\d+)\b|/dev/fd\b|grader-(record|calls)|\bharness_shared\b", False),
     ("constructor or destructor", r"__attribute__\s*\(\(\s*(constructor|destructor)|"
                                   r"\b__(constructor|destructor)__", True),
     ("inline PTX or assembly", r"\basm\s*(volatile\s*)?\(|__asm__|\basm\s+volatile", True),

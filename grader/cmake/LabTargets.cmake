@@ -66,6 +66,8 @@ function(add_lab_implementation)
   get_property(grader GLOBAL PROPERTY ${recipe}_GRADER)
   get_property(libraries GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES)
   get_property(race_runner GLOBAL PROPERTY ${recipe}_RACE_RUNNER)
+  get_property(calls GLOBAL PROPERTY ${recipe}_CALLS)
+  get_property(cpu_checks GLOBAL PROPERTY ${recipe}_CPU_CHECKS)
   if(NOT contract_dir)
     message(FATAL_ERROR "add_lab_implementation: lab ${IMPL_NUMBER} is unknown "
             "(add_cuda_lab(NUMBER ${IMPL_NUMBER} ...) must come first)")
@@ -89,6 +91,16 @@ function(add_lab_implementation)
   target_compile_definitions(${tests_program} PRIVATE GRADER_TESTS
     GRADER_IMPLEMENTATION="${IMPL_IMPLEMENTATION}")
   cuda_labs_warnings(${tests_program})
+  if(calls)
+    # The checks' calls to the student's helpers go through the recording
+    # wrappers (harness/call_log.h).
+    target_sources(${tests_program} PRIVATE ${calls})
+    file(STRINGS ${calls} logged REGEX "CALL_LOGGED\\(")
+    foreach(line ${logged})
+      string(REGEX MATCH "CALL_LOGGED\\(([a-z0-9_]+)\\)" found "${line}")
+      target_link_options(${tests_program} PRIVATE "LINKER:--wrap=${CMAKE_MATCH_1}")
+    endforeach()
+  endif()
   # <test program>.symbols: the student library's symbols, from which the
   # harness tells the student's kernels from a library's or the grader's
   # (harness/launch_watch.h). The batch grader writes the same file.
@@ -100,6 +112,11 @@ function(add_lab_implementation)
   set(table ${grader})
   list(FILTER table INCLUDE REGEX "_grader\\.c$")
   add_executable(${IMPL_EXECUTABLE} ${table})
+  if(calls)
+    # The CPU checks, against the replaying helpers: the runner judges them.
+    target_sources(${IMPL_EXECUTABLE} PRIVATE ${cpu_checks} ${calls})
+    target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE GRADER_RUNNER_HAS_CPU_CHECKS)
+  endif()
   target_link_libraries(${IMPL_EXECUTABLE} PRIVATE lab_grader_harness)
   # The table's headers, not the code behind them.
   foreach(lib ${IMPL_LIBRARY} ${libraries})
@@ -155,8 +172,8 @@ endfunction()
 # checks the result; see add_lab_implementation). Built as labN_racecheck
 # (labs/) and labN_racecheck_solution (solutions/).
 function(add_cuda_lab)
-  cmake_parse_arguments(LAB "" "NUMBER;DIR" "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER"
-                        ${ARGN})
+  cmake_parse_arguments(LAB "" "NUMBER;DIR"
+                        "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER;CALLS;CPU_CHECKS" ${ARGN})
   set(lab lab${LAB_NUMBER})
   set(contract_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
   set(implementations labs)
@@ -183,6 +200,10 @@ function(add_cuda_lab)
   set_property(GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES ${baselines} ${LAB_LIBRARIES})
   list(TRANSFORM LAB_RACE_RUNNER PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE race_runner)
   set_property(GLOBAL PROPERTY ${recipe}_RACE_RUNNER ${race_runner})
+  list(TRANSFORM LAB_CALLS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE calls)
+  list(TRANSFORM LAB_CPU_CHECKS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE cpu_checks)
+  set_property(GLOBAL PROPERTY ${recipe}_CALLS ${calls})
+  set_property(GLOBAL PROPERTY ${recipe}_CPU_CHECKS ${cpu_checks})
 
   foreach(impl ${implementations})
     list(TRANSFORM LAB_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/${impl}/${LAB_DIR}/

@@ -247,9 +247,9 @@ static void append_note(result_record *rec, const char *note)
  * reports each as soon as it and every test before it have their final
  * outcome. A test that must run again alone (rerun_alone_because) waits
  * until no other test of this grader is running, and none starts meanwhile. */
-static void run_all(const grader_suite *suite, const options *opt, const grader_test **chosen,
-                    size_t count, test_process *procs, test_outcome *outs,
-                    unsigned char *ended, score_totals *totals)
+static void run_all(const options *opt, const grader_test **chosen, size_t count,
+                    test_process *procs, test_outcome *outs, unsigned char *ended,
+                    score_totals *totals)
 {
     size_t next = 0, reported = 0;
     while (reported < count) {
@@ -277,6 +277,8 @@ static void run_all(const grader_suite *suite, const options *opt, const grader_
                 snprintf(note, sizeof note, "run again with the GPU to itself: %s", why);
                 append_note(&out->record, note);
             }
+            if (out->calls_fd >= 0)
+                test_process_check_by_replay(out, limit_for(opt, out->test));
             credit(out, outs, reported);
             add_to_totals(out, totals);
             report_outcome_line(out, opt->verbose);
@@ -378,6 +380,7 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
     harness_results_fd = opt.results_fd;
     if (!find_tests_program(&opt, role == HARNESS_RUNNER ? tests_program : NULL))
         return 2;
+    harness_replays_cpu_checks = role == HARNESS_RUNNER;
     if (gpu_share_open() != 0)
         return 2;
     if (opt.jobs > 1 && !gpu_share_active()) {
@@ -399,7 +402,8 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
     /* One record per test process running at once, shared with it. */
     test_process procs[HARNESS_MAX_JOBS];
     for (int p = 0; p < opt.jobs; ++p) {
-        procs[p] = (test_process){.out = NULL, .hold = GPU_HOLD_NONE};
+        procs[p] = (test_process){.out = NULL, .hold = GPU_HOLD_NONE, .calls_fd = -1,
+                                  .replay_fd = -1};
         procs[p].rec_fd = test_process_shared_record(&procs[p].rec);
         if (procs[p].rec_fd < 0)
             return 2;
@@ -431,7 +435,7 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
            (unsigned long long)grader_seed());
 
     score_totals totals = {0};
-    run_all(suite, &opt, chosen, selected, procs, outs, ended, &totals);
+    run_all(&opt, chosen, selected, procs, outs, ended, &totals);
     size_t n = selected;
 
     int cpu_only = !opt.only && opt.groups[GROUP_CPU] && !opt.groups[GROUP_GPU];

@@ -55,18 +55,27 @@ typedef struct {
  *   GRADER_GATED(gpu_tiled_tile_edges, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
  *   GRADER_BONUS(gpu_thread_tile_correct, GROUP_GPU, 6),
  *   GRADER_BONUS_GATED(gpu_thread_tile_correct, GROUP_GPU, 6, gpu_thread_tile_uses_shared_tiles) */
-#define GRADER_TEST(fn, group, points) {#fn, group, GRADER_FN(fn), points, 0, NULL, 0}
-#define GRADER_GATED(fn, group, points, gate_fn) {#fn, group, GRADER_FN(fn), points, 0, #gate_fn, 0}
-#define GRADER_BONUS(fn, group, points) {#fn, group, GRADER_FN(fn), points, 1, NULL, 0}
+#define GRADER_TEST(fn, group, points) {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0}
+#define GRADER_GATED(fn, group, points, gate_fn) \
+    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0}
+#define GRADER_BONUS(fn, group, points) {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0}
 #define GRADER_BONUS_GATED(fn, group, points, gate_fn) \
-    {#fn, group, GRADER_FN(fn), points, 1, #gate_fn, 0}
+    {#fn, group, GRADER_FN(fn, group), points, 1, #gate_fn, 0}
+/* Any required row: gate a test's name or NULL, limit_s 0 for the default. */
+#define GRADER_ROW(fn, group, points, gate, limit_s) \
+    {#fn, group, GRADER_FN(fn, group), points, 0, gate, limit_s}
 
 /* The runner is built from the same table without the test functions: it
- * must not link the checks, which call the student's code. */
-#ifdef GRADER_RUNNER
-#define GRADER_FN(fn) NULL
+ * must not link the checks, which call the student's code. A lab that lists
+ * its helpers (call_log.h) links its CPU checks into the runner too, against
+ * stand-ins that replay the test program's record: the runner runs those
+ * checks again itself (GRADER_RUNNER_HAS_CPU_CHECKS). */
+#if defined(GRADER_RUNNER) && defined(GRADER_RUNNER_HAS_CPU_CHECKS)
+#define GRADER_FN(fn, group) ((group) == GROUP_CPU ? fn : NULL)
+#elif defined(GRADER_RUNNER)
+#define GRADER_FN(fn, group) NULL
 #else
-#define GRADER_FN(fn) fn
+#define GRADER_FN(fn, group) fn
 #endif
 
 typedef struct {

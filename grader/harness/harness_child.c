@@ -1,6 +1,7 @@
 /* The harness inside a test process: what a test calls (fail, note, metric,
  * skip, watchdog) and how the test program runs its one test. See harness.h. */
 #define _DEFAULT_SOURCE /* setitimer */
+#include "call_log.h"
 #include "harness_internal.h"
 #include "launch_watch.h"
 
@@ -178,7 +179,7 @@ static void redirect_output(int capture_fd)
     setrlimit(RLIMIT_FSIZE, &cap);
 }
 
-static int run_one_test(const grader_suite *suite, const grader_test *test, int capture_fd)
+static int run_one_test(const char *group, const grader_test *test, int capture_fd)
 {
     redirect_output(capture_fd);
     child_test = test;
@@ -187,7 +188,7 @@ static int run_one_test(const grader_suite *suite, const grader_test *test, int 
      * only graded tests judge whose kernels ran. */
     launch_watch_judge(test->group != GROUP_SELFTEST);
     struct CMUnitTest one[1] = {{test->name, child_trampoline, NULL, NULL, NULL}};
-    int failed = _cmocka_run_group_tests(suite->lab, one, 1, NULL, NULL);
+    int failed = _cmocka_run_group_tests(group, one, 1, NULL, NULL);
     fflush(NULL);
     if (failed)
         return CHILD_FAIL;
@@ -214,7 +215,7 @@ static int fd_argument(const char *text)
 int harness_child_main(const grader_suite *suite, int argc, char **argv)
 {
     const char *test_name = NULL;
-    int probe = 0, record_fd = -1, capture_fd = -1;
+    int probe = 0, record_fd = -1, capture_fd = -1, calls_fd = -1;
     gpu_hold hold = GPU_HOLD_NONE;
     for (int i = 1; i < argc; ++i) {
         const char *value = i + 1 < argc ? argv[i + 1] : "";
@@ -228,6 +229,8 @@ int harness_child_main(const grader_suite *suite, int argc, char **argv)
             record_fd = fd_argument(value);
         else if (strcmp(argv[i], "--capture-fd") == 0)
             capture_fd = fd_argument(value);
+        else if (strcmp(argv[i], "--calls-fd") == 0)
+            calls_fd = fd_argument(value);
         else if (strcmp(argv[i], "--gpu-hold") != 0 ||
                  sscanf(value, "%d,%d", &hold.gate, &hold.gpu) != 2)
             break;
@@ -246,12 +249,24 @@ int harness_child_main(const grader_suite *suite, int argc, char **argv)
         return 2;
     }
     close(record_fd);
-    if (gpu_share_open() != 0)
+    if (gpu_share_open() != 0 || (calls_fd >= 0 && call_log_record_to(calls_fd) != 0))
         return 2;
     gpu_share_adopt(&hold);
     /* _exit: the student's atexit handlers and destructors would run after
      * the outcome is set; the test is over when the test function returns. */
-    int code = probe ? probe_device() : run_one_test(suite, test, capture_fd);
+    int code = probe ? probe_device() : run_one_test(suite->lab, test, capture_fd);
     fflush(NULL);
     _exit(code);
+}
+
+int harness_replay_child(const grader_test *test, int capture_fd, int calls_fd)
+{
+    if (call_log_replay_from(calls_fd) != 0) {
+        snprintf(harness_shared->message, sizeof harness_shared->message,
+                 "grader: the record of helper calls cannot be read back");
+        return CHILD_FAIL;
+    }
+    int code = run_one_test("replay", test, capture_fd);
+    fflush(NULL);
+    return code;
 }

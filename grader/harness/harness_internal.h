@@ -35,6 +35,10 @@ double harness_now(void);
  * Runs that one test (or describes the device) into the record the runner
  * shares with it (a memfd), and ends the process. */
 int harness_child_main(const grader_suite *suite, int argc, char **argv);
+/* In a forked runner (no exec, so no student code): runs a CPU check again
+ * on the helper results the test program recorded in calls_fd
+ * (call_log.h); returns the exit code a test program would. */
+int harness_replay_child(const grader_test *test, int capture_fd, int calls_fd);
 
 typedef struct {
     const grader_test *test;
@@ -44,6 +48,7 @@ typedef struct {
     double seconds;
     result_record record;
     char output[HARNESS_OUTPUT_KEEP + 64]; /* captured, CMocka's framing removed */
+    int calls_fd;           /* a CPU check's recorded helper calls (call_log.h), or -1 */
 } test_outcome;
 
 typedef struct {
@@ -64,6 +69,8 @@ typedef struct {
     test_outcome *out;   /* where the outcome goes */
     result_record *rec;  /* shared with the process (a memfd, mapped by both) */
     int rec_fd;          /* that memfd */
+    int calls_fd;        /* where a CPU check records its helper calls, or -1 */
+    int replay_fd;       /* >= 0: the process replays those calls (no exec) */
     gpu_hold hold;
     FILE *capture;       /* what the process prints */
     pid_t pid;           /* 0: not running */
@@ -75,6 +82,12 @@ enum { TEST_STARTED, TEST_NOT_NOW, TEST_ENDED };
 
 /* Ctrl-C or SIGTERM on the grader kills the test processes too. */
 void test_process_forward_interrupts(void);
+/* Set by a lab's runner whose table links its CPU checks (call_log.h):
+ * their verdicts are the runner's own replay of the recorded calls. */
+extern int harness_replays_cpu_checks;
+/* A passing CPU check with recorded calls: the runner runs it again on them,
+ * and a failure there is the test's outcome. */
+void test_process_check_by_replay(test_outcome *out, int limit_s);
 /* Maps a new zeroed record to share with test processes; -1 on failure. */
 int test_process_shared_record(result_record **rec);
 /* Forks and executes the test program for the test, after taking the GPU lock for it (gpu_share.h; `alone`:

@@ -7,6 +7,7 @@
  * inside one. A launch through the runtime also reaches the driver; the
  * driver's callback is skipped while a runtime launch is under way on that
  * thread, so each launch is noted once. */
+#include "copy_watch.h"
 #include "launch_watch.h"
 #include "activity_recorder.h"
 #include "harness.h"
@@ -208,6 +209,10 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_
                                  const void *data)
 {
     (void)user;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && depth > 0) {
+        const CUpti_CallbackData *cb = data;
+        copy_watch_on_runtime(cbid, cb->callbackSite == CUPTI_API_EXIT, cb->functionParams);
+    }
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
         on_runtime(cbid, data);
     else if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
@@ -241,6 +246,10 @@ static int subscribe(void)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_ids[i]);
     for (size_t i = 0; i < sizeof driver_ids / sizeof driver_ids[0]; ++i)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_ids[i]);
+    int copies = 0;
+    const unsigned *copy_ids = copy_watch_callbacks(&copies);
+    for (int i = 0; i < copies; ++i)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, copy_ids[i]);
     return 1;
 }
 
@@ -311,6 +320,12 @@ void launch_watch_start(void)
     watching = subscribe();
 }
 
+int launch_watch_active(void)
+{
+    launch_watch_start();
+    return watching;
+}
+
 void launch_watch_begin(const char *call)
 {
     launch_watch_start();
@@ -318,6 +333,7 @@ void launch_watch_begin(const char *call)
     if (depth++ == 0) {
         snprintf(call_name, sizeof call_name, "%s", call ? call : "your code");
         noted_count = noted_dropped = 0;
+        copy_watch_reset();
     }
     pthread_mutex_unlock(&lock);
 }

@@ -66,6 +66,9 @@ int launch_watch_end_status(int status);
 enum { LAUNCH_WATCH_KEEP = 64 };
 const launch_record *launch_watch_last(int *count);
 
+/* 1 when CUPTI's callbacks are on here: launches (and copy_watch.h's
+ * copies) are watched. */
+int launch_watch_active(void);
 /* 1 when a kernel name counts as the student's (tests of the rule). */
 int launch_watch_is_students(const char *mangled, const char *symbols_text);
 

@@ -3,6 +3,7 @@
  * limit, and what the process left behind turned into an outcome. Several
  * may run at once (--jobs). */
 #define _GNU_SOURCE /* memfd_create, nanosleep, strsignal */
+#include "call_log.h"
 #include "harness_internal.h"
 
 #include <dirent.h>
@@ -23,6 +24,7 @@ enum { WAIT_TIMED_OUT = -1, WAIT_NO_FORK = -2, WAIT_LOST = -3, WAIT_NO_LOCK = -4
 enum { CHILD_NO_EXEC = 127 };
 
 char harness_tests_program[4096];
+int harness_replays_cpu_checks;
 
 /* The test processes running now, for the interrupt handler. */
 static volatile sig_atomic_t running[HARNESS_MAX_JOBS];
@@ -128,7 +130,7 @@ static void classify(int wait_status, int limit_s, test_outcome *out)
         int code = WEXITSTATUS(wait_status);
         if (code == CHILD_NO_EXEC && !rec->returned) {
             snprintf(rec->message, sizeof rec->message,
-                     "could not start the test program %s (%s): not graded as passed",
+                     "could not start the test program %.1500s (%.300s): not graded as passed",
                      harness_tests_program, detail[0] ? detail : "exec failed");
         } else if (code == CHILD_PASS && rec->returned && !rec->skipped) {
             out->status = OUTCOME_PASS;
@@ -162,6 +164,8 @@ static void finish(test_process *tp, int wait_status)
     gpu_share_drop(&tp->hold);
     gpu_share_account(tp->rec, end);
     out->record = *tp->rec;
+    out->calls_fd = tp->calls_fd;
+    tp->calls_fd = -1;
     classify(wait_status, tp->limit_s, out);
     if (tp->capture) {
         read_capture(tp->capture, out->output, sizeof out->output);
@@ -212,12 +216,17 @@ static void exec_test_program(const test_process *tp, const grader_test *test)
 {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    char record[16], capture[16], hold[32];
+    if (tp->replay_fd >= 0) {
+        harness_shared = tp->rec;
+        _exit(harness_replay_child(test, fileno(tp->capture), tp->replay_fd));
+    }
+    char record[16], capture[16], hold[32], calls[16];
     snprintf(record, sizeof record, "%d", tp->rec_fd);
     snprintf(capture, sizeof capture, "%d", tp->capture ? fileno(tp->capture) : -1);
     snprintf(hold, sizeof hold, "%d,%d", tp->hold.gate, tp->hold.gpu);
+    snprintf(calls, sizeof calls, "%d", tp->calls_fd);
     const int keep[] = {tp->rec_fd, tp->capture ? fileno(tp->capture) : -1, tp->hold.gate,
-                        tp->hold.gpu};
+                        tp->hold.gpu, tp->calls_fd};
     keep_only(keep, sizeof keep / sizeof keep[0]);
     char *argv[12];
     int n = 0;
@@ -234,6 +243,10 @@ static void exec_test_program(const test_process *tp, const grader_test *test)
     argv[n++] = record;
     argv[n++] = "--gpu-hold";
     argv[n++] = hold;
+    if (tp->calls_fd >= 0) {
+        argv[n++] = "--calls-fd";
+        argv[n++] = calls;
+    }
     argv[n] = NULL;
     execv(harness_tests_program, argv);
     snprintf(tp->rec->message, sizeof tp->rec->message, "%s", strerror(errno));
@@ -251,6 +264,7 @@ int test_process_start(test_process *tp, const grader_test *test, int limit_s, i
     tp->capture = NULL;
     tp->pid = 0;
     tp->limit_s = limit_s;
+    out->calls_fd = tp->calls_fd = -1;
     if (!test || test->group != GROUP_CPU) {
         int taken = gpu_share_take(&tp->hold, alone, wait);
         if (taken == 0)
@@ -260,6 +274,15 @@ int test_process_start(test_process *tp, const grader_test *test, int limit_s, i
             return TEST_ENDED;
         }
         tp->rec->exclusive = tp->rec->run_alone = alone && gpu_share_active();
+    }
+    if (test && test->group == GROUP_CPU && test->run && harness_replays_cpu_checks &&
+        tp->replay_fd < 0) {
+        tp->calls_fd = call_log_create();
+        if (tp->calls_fd < 0) {
+            perror("grader: the record of helper calls");
+            finish(tp, WAIT_NO_FORK);
+            return TEST_ENDED;
+        }
     }
     tp->capture = test ? tmpfile() : NULL;
     if (test && !tp->capture) {
@@ -325,4 +348,29 @@ void test_process_run(test_process *tp, const grader_test *test, int limit_s, in
         return;
     while (!test_process_poll(tp))
         test_process_nap();
+}
+
+void test_process_check_by_replay(test_outcome *out, int limit_s)
+{
+    int calls_fd = out->calls_fd;
+    out->calls_fd = -1;
+    if (out->status == OUTCOME_PASS) {
+        static test_outcome replayed;
+        test_process rp = {.out = &replayed, .hold = GPU_HOLD_NONE, .calls_fd = -1,
+                           .replay_fd = calls_fd};
+        rp.rec_fd = test_process_shared_record(&rp.rec);
+        if (rp.rec_fd >= 0) {
+            test_process_run(&rp, out->test, limit_s, 0);
+            munmap(rp.rec, sizeof *rp.rec);
+            close(rp.rec_fd);
+        }
+        if (rp.rec_fd < 0 || replayed.status != OUTCOME_PASS) {
+            out->status = OUTCOME_FAIL;
+            snprintf(out->record.message, sizeof out->record.message,
+                     "the test program reported a pass, but the grader's own check of the "
+                     "results your helpers returned there failed: %.1800s",
+                     rp.rec_fd < 0 ? "it could not run" : replayed.record.message);
+        }
+    }
+    close(calls_fd);
 }

@@ -6,11 +6,15 @@
  * kernels the GPU actually ran during the call. A decoy is not enough
  * either: the kernel must be the student's own (launch_watch.h), and its
  * time must be physically possible for the multiplication's FLOPs, which
- * an empty kernel's is not at this size. */
+ * an empty kernel's is not at this size. And the copies must be the
+ * caller's: A and B read from the pointers given, C written to the one
+ * given and left as the copy-back wrote it (copy_watch.h), so C computed
+ * on the CPU after the copy-back does not pass either. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "activity_recorder.h"
+#include "copy_watch.h"
 #include "harness.h"
 #include "launch_watch.h"
 #include "speed_check.h"
@@ -43,8 +47,12 @@ void host_flow_expect_device_work(matmul_shape s, uint64_t seed)
                     "code.",
                     call, why);
     }
+    copy_watch_output(out, c.bytes);
     lab_status status =
         (lab_status)GPU_STUDENT_CALL(call, lab2_matmul_host(p.a, p.b, out, s.m, s.n, s.k));
+    const int read_a = copy_watch_read(p.a, a.bytes), read_b = copy_watch_read(p.b, b.bytes);
+    const int wrote_c = copy_watch_wrote_output(), kept_c = copy_watch_output_kept();
+    copy_watch_output(NULL, 0);
     activity_log log;
     int stopped = activity_stop(&log);
     double kernel_ms = 0.0;
@@ -72,6 +80,22 @@ void host_flow_expect_device_work(matmul_shape s, uint64_t seed)
                  "(%llu B) and B (%llu B), a kernel, then a device-to-host copy of C (%llu B)), "
                  "but the GPU saw: %s; missing: %s. %s",
                  call, a.bytes, b.bytes, c.bytes, seen, why, DEVICE_WORK_HINT);
+    if (launch_watch_active()) {
+        GRADER_CHECK(read_a && read_b && wrote_c,
+                     "%s: the copies must move the caller's own matrices: A and B from the "
+                     "pointers a and b it was given (%s), and C into the pointer c (%s). %s",
+                     call, read_a && read_b ? "they were" : "a copy of that size from them was "
+                     "missing", wrote_c ? "it was" : "no copy of C's size into it was seen",
+                     DEVICE_WORK_HINT);
+        GRADER_CHECK(kept_c != 0,
+                     "%s: C changed after the device-to-host copy had written it: C must be the "
+                     "result your kernel computed, copied back, not changed on the CPU "
+                     "afterwards. %s",
+                     call, DEVICE_WORK_HINT);
+        if (kept_c < 0)
+            grader_note("C after its copy-back not checked: the copy into it was asynchronous "
+                        "and not synchronised inside the call");
+    }
     grader_metric("kernel_ms", kernel_ms, "ms");
     grader_metric("floor_ms", floor_ms, "ms");
     /* 10% under the floor, as the speed checks allow: the peaks come from the

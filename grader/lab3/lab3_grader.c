@@ -15,8 +15,9 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_tiled_uses_shared_tiles, GROUP_GPU, 5), /* TODO(3.3) */
     GRADER_GATED(gpu_tiled_tile_edges, GROUP_GPU, 9, gpu_tiled_uses_shared_tiles),
     /* racecheck on one small run: a lucky race passes every output check. */
-    {"gpu_tiled_race_free", GROUP_GPU, GRADER_FN(gpu_tiled_race_free), 3, 0,
-     "gpu_tiled_uses_shared_tiles", RACECHECK_TEST_TIMEOUT_S}, /* TODO(3.4), (3.6) */
+    /* TODO(3.4), (3.6) */
+    GRADER_ROW(gpu_tiled_race_free, GROUP_GPU,
+               3, "gpu_tiled_uses_shared_tiles", RACECHECK_TEST_TIMEOUT_S),
     GRADER_GATED(gpu_tiled_awkward_shapes, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 3),      /* validation (given code) */
     GRADER_TEST(gpu_tiled_speed_vs_naive, GROUP_GPU, 8),

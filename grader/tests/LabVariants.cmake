@@ -147,14 +147,16 @@ endfunction()
 #             FIND <exact text> REPLACE <text>  [FIND ... REPLACE ...]...
 #             FAILS <grader test> MESSAGE <regex> [STATUS <status>[|<status>...]]
 #                                 [TIME_LIMIT <seconds>]
-#             [FAILS ... MESSAGE ...]...)
+#             [FAILS ... MESSAGE ...]... [PASSES <grader test>]...)
 # Called from a variant file (see add_lab_variant). Every keyword takes
 # exactly one value, and values are read one argument at a time (ARGV<i>),
 # so C code with semicolons passes through intact. MESSAGE, STATUS and
 # TIME_LIMIT belong to the FAILS before them. STATUS: gated (the test passes
 # but earns no points because its gate failed; MESSAGE matches the gate), or fail (the default),
 # crash or timeout, or alternatives ("crash|fail") where the harness may
-# classify the mistake either way.
+# classify the mistake either way. PASSES: a positive twin, a valid rewrite
+# (renamed kernels, another valid order of calls) that must keep the test's
+# points, so that a check cannot punish valid code unnoticed.
 function(lab_variant)
   set(who "lab${variant_lab} variant '${variant_name}' (${variant_file})")
   if(ARGC EQUAL 0)
@@ -190,6 +192,16 @@ function(lab_variant)
       list(APPEND expected_tests ${value})
       set(status_${value} fail)
       set(time_limit_${value} "")
+    elseif(keyword STREQUAL "PASSES")
+      # A positive twin: a valid rewrite that must keep the test's points.
+      if(NOT value MATCHES "^[A-Za-z0-9_]+$" OR value IN_LIST expected_tests)
+        message(FATAL_ERROR "${who}: PASSES '${value}' is not a test name, or is repeated")
+      endif()
+      set(current_test "")
+      list(APPEND expected_tests ${value})
+      set(status_${value} pass)
+      set(message_${value} "")
+      set(time_limit_${value} "")
     elseif(keyword MATCHES "^(MESSAGE|STATUS|TIME_LIMIT)$")
       if(NOT current_test)
         message(FATAL_ERROR "${who}: ${keyword} must follow the FAILS it belongs to")
@@ -203,9 +215,13 @@ function(lab_variant)
   endforeach()
 
   if(NOT solution OR edits EQUAL 0 OR NOT expected_tests)
-    message(FATAL_ERROR "${who}: needs SOLUTION, at least one FIND/REPLACE and one FAILS")
+    message(FATAL_ERROR "${who}: needs SOLUTION, at least one FIND/REPLACE and one FAILS "
+            "or PASSES")
   endif()
   foreach(test ${expected_tests})
+    if(status_${test} STREQUAL "pass")
+      continue()
+    endif()
     if(NOT DEFINED message_${test} OR message_${test} STREQUAL "")
       message(FATAL_ERROR "${who}: FAILS ${test} needs a MESSAGE regular expression")
     endif()

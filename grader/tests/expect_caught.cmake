@@ -1,6 +1,6 @@
 # cmake -D GRADER=<variant grader> -D MANIFEST=<expectations.cmake> -D TEST=<grader test>
 #       -D RESULTS=<json> -P expect_caught.cmake
-# One ctest test of a known-wrong variant: the grader must FAIL it on TEST,
+# One ctest test of a variant. A known-wrong one (FAILS): the grader must FAIL it on TEST,
 # with the status and a message matching the regular expression the variant
 # file gives (MANIFEST holds them). Passing the variant, crashing the grader
 # itself, or failing for another reason all fail this test.
@@ -51,6 +51,14 @@ if(code EQUAL 77)
 endif()
 if(want_status STREQUAL "gated" AND output MATCHES "SKIP +${TEST} ")
   skip_test("${where}: the grader skipped it (no CUDA device here?)")
+endif()
+if(want_status STREQUAL "pass")
+  if(NOT code EQUAL 0)
+    fail_showing_grader("VALID CODE PUNISHED: this variant is a valid rewrite (PASSES), and "
+                        "the grader did not pass it (exit ${code}).")
+  endif()
+  message(STATUS "${where}: passed, as a valid rewrite must")
+  return()
 endif()
 if(code EQUAL 0)
   fail_showing_grader("NOT CAUGHT: the grader passed this known-wrong variant.")

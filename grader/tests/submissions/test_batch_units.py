@@ -190,6 +190,17 @@ class ReviewTest(unittest.TestCase):
         self.assertNotIn(imitation, flags)
 
 
+    def test_reading_the_own_process_is_flagged(self):
+        # The way to the harness's record (design.md, "Residual risk").
+        own = "the process's own memory or descriptors"
+        for code in ('FILE *m = fopen("/proc/self/maps", "r");', 'sprintf(p, "/proc/%d/mem", pid);',
+                     'if (strstr(line, "grader-record"))', "extern void *harness_shared;"):
+            flags = {f["flag"] for f in review.flags_for_file("a.cu", code, "")}
+            self.assertIn(own, flags, code)
+        flags = {f["flag"] for f in review.flags_for_file("a.cu", "int procs = 3; /* proc */", "")}
+        self.assertNotIn(own, flags)
+
+
 class ArchiveTest(unittest.TestCase):
     def test_tar_with_dotdot_is_rejected(self):
         with tempfile.TemporaryDirectory() as d:
