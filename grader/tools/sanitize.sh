@@ -61,7 +61,10 @@ run() { # tool, then the command
   local tool=$1
   shift
   echo "=== compute-sanitizer --tool $tool: $*"
-  if ! "$sanitizer" --tool "$tool" --error-exitcode 99 --show-backtrace no "$@"; then
+  # --target-processes all: the grader's runner starts its test program once
+  # per test, and the student's kernels run there.
+  if ! "$sanitizer" --tool "$tool" --target-processes all --error-exitcode 99 \
+      --show-backtrace no "$@"; then
     echo "=== $tool: findings above (or the run failed): each names the kernel, and with -lineinfo the file:line" >&2
     status=1
   fi
