@@ -58,8 +58,11 @@ void call_log_arg(const void *value, size_t bytes);
 void call_log_end(void *result, size_t bytes);
 
 /* The runner: a new, empty record to hand the test program; -1 on failure.
- * Its size is virtual: only what is recorded takes memory. */
-enum { CALL_LOG_BYTES = 1 << 30 };
+ * Its size is virtual: only what is recorded takes memory. Lab 1's largest
+ * check records about 1 million calls, 12 MB; the size must stay under the
+ * file-size limit the batch gives graders (RLIMIT_FSIZE, 256 MiB), since
+ * sizing the memfd counts as writing a file. */
+enum { CALL_LOG_BYTES = 64 << 20 };
 int call_log_create(void);
 /* The test program, for a CPU check: record into this descriptor. The
  * runner: replay from it. 0, or -1 when it cannot be used. */
