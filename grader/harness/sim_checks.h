@@ -23,12 +23,6 @@ lab_dim3 sim_dim3(int x, int y, int z);
 /* The grader's own ceiling division, for launch shapes it builds itself. */
 int sim_ceil_div(int n, int d);
 
-/* Every element of `map` recorded exactly once, nothing outside; otherwise
- * fails the test naming what was missed, repeated or stray. Frees the map.
- * `what` names the helper and the data, e.g. "lab1_pixel_offset on a 76x62
- * (width x height) image". */
-void sim_expect_exact_coverage(coverage_map *map, const char *what, todo_pointer where);
-
 /* One access of a simulated launch, surveyed warp by warp: passes when the
  * worst warp request touches at most max_ratio times the sectors its bytes
  * need. Records `<metric>_sectors` (mean per request) and
