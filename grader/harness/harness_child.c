@@ -243,10 +243,16 @@ int harness_child_main(const grader_suite *suite, int argc, char **argv)
     if (record_fd >= 0)
         harness_shared = mmap(NULL, sizeof *harness_shared, PROT_READ | PROT_WRITE, MAP_SHARED,
                               record_fd, 0);
-    if (record_fd < 0 || harness_shared == MAP_FAILED || (!probe && (!test || capture_fd < 0))) {
+    if (record_fd < 0 || harness_shared == MAP_FAILED) {
         fprintf(stderr, "%s: this is a grader's test program, which its runner (the grader) "
                         "starts once per test; run the grader instead\n", argv[0]);
         return 2;
+    }
+    if (!probe && (!test || capture_fd < 0)) {
+        snprintf(harness_shared->message, sizeof harness_shared->message,
+                 "it has no test %s (a grader and a test program of different builds?)",
+                 test_name ? test_name : "(none named)");
+        return CHILD_NO_EXEC;
     }
     close(record_fd);
     if (gpu_share_open() != 0 || (calls_fd >= 0 && call_log_record_to(calls_fd) != 0))

@@ -13,6 +13,10 @@
 /* Exit codes between a test child and the parent (77: the automake/ctest
  * convention for "skipped"). */
 enum { CHILD_PASS = 0, CHILD_FAIL = 1, CHILD_HUNG = 3, CHILD_SKIP = 77 };
+/* The test program could not be started, or could not run the test it was
+ * asked for (a runner and a test program of different builds): the record's
+ * message says why. */
+enum { CHILD_NO_EXEC = 127 };
 
 /* What a test may print before its output is cut (a flood stops there). */
 #define HARNESS_CAPTURE_LIMIT (4L << 20)

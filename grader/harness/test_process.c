@@ -20,8 +20,6 @@
 
 /* Wait statuses that are not the process's. */
 enum { WAIT_TIMED_OUT = -1, WAIT_NO_FORK = -2, WAIT_LOST = -3, WAIT_NO_LOCK = -4 };
-/* The exit code of a forked runner whose exec of the test program failed. */
-enum { CHILD_NO_EXEC = 127 };
 
 char harness_tests_program[4096];
 int harness_replays_cpu_checks;
@@ -179,6 +177,8 @@ int test_process_shared_record(result_record **rec)
     int fd = memfd_create("grader-record", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, sizeof **rec) != 0) {
         perror("grader: memfd_create");
+        if (fd >= 0)
+            close(fd);
         return -1;
     }
     *rec = mmap(NULL, sizeof **rec, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -216,7 +216,7 @@ static void exec_test_program(const test_process *tp, const grader_test *test)
 {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    if (tp->replay_fd >= 0) {
+    if (tp->replay_fd >= 0) { /* the runner's own code only: no exec */
         harness_shared = tp->rec;
         _exit(harness_replay_child(test, fileno(tp->capture), tp->replay_fd));
     }
@@ -355,7 +355,7 @@ void test_process_check_by_replay(test_outcome *out, int limit_s)
     int calls_fd = out->calls_fd;
     out->calls_fd = -1;
     if (out->status == OUTCOME_PASS) {
-        static test_outcome replayed;
+        static test_outcome replayed; /* large: not on the stack */
         test_process rp = {.out = &replayed, .hold = GPU_HOLD_NONE, .calls_fd = -1,
                            .replay_fd = calls_fd};
         rp.rec_fd = test_process_shared_record(&rp.rec);
