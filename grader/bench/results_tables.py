@@ -106,7 +106,6 @@ HEADLINES = [
     (3, "matmul", "2048", "thread_tile", "LAB3_THREAD_TILE_SPEEDUP_MIN"),
     (4, "transpose", "8192x8192", "padded", "LAB4_PADDED_SPEEDUP_MIN"),
     (4, "transpose", "8192x8192", "multirow", "LAB4_MULTIROW_COPY_FRACTION_MIN"),
-    (5, "sum", "2^27", "sequential", "LAB5_SEQUENTIAL_OVER_DIVERGENT_MIN"),
     (5, "sum", "2^27", "grid_stride", "LAB5_GRID_STRIDE_COPY_FRACTION_MIN"),
     (6, "pipeline", "2^26", "streamed", "LAB6_STREAMED_SPEEDUP_MIN"),
     (7, "matmul", "4096", "warp_tile", "LAB7_WARP_TILE_CUBLAS_FRACTION_MIN"),

@@ -34,7 +34,6 @@ void gpu_warp_shuffle_fraction_of_copy(void **state);
 void gpu_grid_stride_sums(void **state);
 void gpu_grid_stride_fraction_of_copy(void **state);
 /* Self-tests: the yardsticks stay below the thresholds. */
-void selftest_divergent_below_ratio_threshold(void **state);
 void selftest_sequential_below_bonus_thresholds(void **state);
 
 #ifdef __cplusplus

@@ -475,13 +475,9 @@ void gpu_sequential_speed_vs_divergent(void **state)
 {
     (void)state;
     grader_require_gpu();
-    measure(&SEQUENTIAL, &GRADER_DIVERGENT, LAB5_SEQUENTIAL_OVER_DIVERGENT_MIN,
-            "speedup_over_divergent",
-            "Stage (3) should beat stage (1) because its active threads fill whole warps while "
-            "more than 32 work: check that TODO(5.7) uses your TODO(5.6) helper with the "
-            "stride halving from blockDim.x / 2 (cpu_sequential_steps_convergent shows the "
-            "divergent warps per step), handout sections 6 and 9.",
-            1, NULL);
+    /* Reported, not judged (lab5_rubric.h): what the handout's section 9
+     * asks the student to read. */
+    measure(&SEQUENTIAL, &GRADER_DIVERGENT, 0.0, "speedup_over_divergent", NULL, 0, NULL);
 }
 
 void gpu_required_stages_vs_copy(void **state)
@@ -545,14 +541,6 @@ static void expect_below(const stage_info *a, const stage_info *b, double thresh
                  "Recalibrate %s in grader/lab5/lab5_rubric.h.",
                  a->name, b ? b->name : "the copy", r.ratio, r.pair_ratio.max, threshold,
                  rubric_name);
-}
-
-void selftest_divergent_below_ratio_threshold(void **state)
-{
-    (void)state;
-    grader_require_gpu();
-    expect_below(&GRADER_DIVERGENT, &GRADER_DIVERGENT, LAB5_SEQUENTIAL_OVER_DIVERGENT_MIN,
-                 "LAB5_SEQUENTIAL_OVER_DIVERGENT_MIN");
 }
 
 void selftest_sequential_below_bonus_thresholds(void **state)

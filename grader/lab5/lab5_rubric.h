@@ -23,15 +23,22 @@
  * faster on the H200, and their fractions of the copy are GPU-dependent:
  * the thresholds below are set to hold on both. */
 
-/* Stage (3), sequential addressing, over the grader's own stage (1),
- * divergent (lab5_baselines.h: the same kernel for every student).
- *   reference (3), H100 (561 GB/s read)      min 1.6279  median 1.6285  max 1.6291
- *   grader's (1) against itself (self-test)  min 0.9999  median 1.0000  max 1.0000
- * On the H200 the reference's (3) read 563-565 GB/s and its own stage (1)
- * 357 GB/s (ratio 1.58). (A textbook probe without the per-block atomicAdd
- * read 2.07.) 1.3 is 20% under the reference and 30% over stage (1),
- * outside the 15% re-measure band both ways. */
-#define LAB5_SEQUENTIAL_OVER_DIVERGENT_MIN 1.3
+/* No threshold for stage (3) over stage (1): the ratio is reported
+ * (gpu_sequential_speed_vs_divergent, 0 points), and the lesson, convergent
+ * warps, is graded on the mechanism by the CPU checks (lab5_grader.c).
+ * Why: the ratio is not the cost of divergence. Measured on the H100
+ * (handouts/results/h100-lab5-divergence.txt, grader/measure: 2^27 floats,
+ * 256-thread blocks, 21 interleaved L2-flushed runs, per-pair medians):
+ *   (1)'s predicate t % (2s) == 0 against a mask, both divergent   1.535
+ *   convergent against divergent, both with the mask (no %)        0.999
+ *   sequential (3) against the divergent mask                      1.000
+ *   the graded pair, solution (3) over the grader's (1)            1.542
+ * and with per-block partial sums instead of the atomicAdd: 2.324, 0.805
+ * (the compacted index's bank conflicts), 1.041. So the classic 1.5-2x is
+ * the run-time modulo; divergence itself costs under 5% here, inside the
+ * 15% re-measure band, so no threshold could hold both ways on it. (The
+ * calibration runs before: reference 1.628-1.629 on the H100 over 20 runs,
+ * 1.58 on the H200, handouts/results/h100-lab5.txt and h200-labs4-6.txt.) */
 
 /* Extension stages, each as a fraction of the copy.
  *                                       H100 (20 runs): min  median  max      H200 (3 runs)

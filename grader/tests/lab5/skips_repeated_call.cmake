@@ -1,7 +1,9 @@
 # Hostile: stage (3) remembers its last arguments and, called again with the
 # same pointers and n, returns LAB_OK without zeroing *out or launching
 # ("*out already holds the sum"). Each correctness call is a first call; a
-# speed test that times repeated calls measures nothing.
+# speed test that times repeated calls measures nothing. Stage (3)'s
+# measurement is reported, not graded (lab5_rubric.h), so this cheat buys
+# nothing; the measurement still must not be fooled by it.
 lab_variant(SOLUTION reduction.cu
   FIND [[
     return launch_sum("lab5_sum_sequential", sequential_kernel, LAB5_BLOCK, in, out, n);]]
