@@ -14,6 +14,7 @@ date. Your own `make bench` file can go next to ours.
 import argparse
 import os
 import sys
+import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -61,7 +62,9 @@ def bar_panel(ax, rows, value, xlabel):
     ax.set_yticks(range(len(kernels)))
     ax.set_yticklabels(kernels, fontsize=9)
     ax.invert_yaxis()
-    ax.set_xlabel(xlabel)
+    # Wrapped: two panels share a row, and a long label ran into its
+    # neighbour's and off the figure.
+    ax.set_xlabel(textwrap.fill(xlabel, 28), fontsize=9)
     ax.grid(True, axis="x", alpha=0.3)
 
 
