@@ -12,6 +12,16 @@ lab_dim3 sim_dim3(int x, int y, int z)
 
 int sim_ceil_div(int n, int d) { return n / d + (n % d != 0); }
 
+void sim_expect_exact_coverage(coverage_map *map, const char *what, const char *done,
+                               const char *act, todo_pointer where)
+{
+    char why[384];
+    int ok = coverage_describe(map, done, act, why, sizeof why);
+    coverage_free(map);
+    GRADER_CHECK(ok, "TODO(%s) %s: %s. See %s, section %s.", where.todo, what, why,
+                 where.handout, where.section);
+}
+
 /* "lanes 0-3 access bytes 0, 8192, 16384, 24576" for the message. */
 static void describe_lanes(const warp_request *r, char *out, size_t size)
 {

@@ -23,6 +23,14 @@ lab_dim3 sim_dim3(int x, int y, int z);
 /* The grader's own ceiling division, for launch shapes it builds itself. */
 int sim_ceil_div(int n, int d);
 
+/* Every element of `map` touched exactly once, nothing outside; otherwise
+ * fails the test with coverage_describe's account in the words of what the
+ * helper under test does (`done` "written", "loaded" or "stored"; `act`
+ * "write", "load" or "store"), naming the TODO and its handout section.
+ * `what` names the helper and the data. Frees the map. */
+void sim_expect_exact_coverage(coverage_map *map, const char *what, const char *done,
+                               const char *act, todo_pointer where);
+
 /* One access of a simulated launch, surveyed warp by warp: passes when the
  * worst warp request touches at most max_ratio times the sectors its bytes
  * need. Records `<metric>_sectors` (mean per request) and

@@ -19,18 +19,6 @@ static const todo_pointer VOLUME_GRID = {"1.8", LAB1_HANDOUT, "5"};
 static const todo_pointer GRID_STRIDE = {"1.9", LAB1_HANDOUT, "6"};
 static const todo_pointer WARP_LANE = {"1.10", LAB1_HANDOUT, "7"};
 
-/* Every element exactly once (launch_sim.h, coverage_describe), in the
- * words of what the helper under test does to it: `done` "written",
- * "loaded" or "stored", `act` "write", "load" or "store". */
-static void expect_exact_coverage(coverage_map *map, const char *what, const char *done,
-                                  const char *act, todo_pointer where)
-{
-    char why[384];
-    int ok = coverage_describe(map, done, act, why, sizeof why);
-    coverage_free(map);
-    GRADER_CHECK(ok, "TODO(%s) %s: %s. See %s, section %s.", where.todo, what, why,
-                 where.handout, where.section);
-}
 
 /* ---------------------------------------------------------- TODO 1.1 */
 
@@ -67,7 +55,7 @@ void cpu_global_index_1d_coverage(void **state)
                        sim_dim3(LAB1_BLOCK_1D, 1, 1), visit_vector, &sim);
         char what[96];
         snprintf(what, sizeof what, "lab1_global_index_1d with n=%d", sim.n);
-        expect_exact_coverage(&sim.map, what, "written", "write", GLOBAL_INDEX);
+        sim_expect_exact_coverage(&sim.map, what, "written", "write", GLOBAL_INDEX);
     }
 }
 
@@ -145,7 +133,7 @@ void cpu_pixel_offset_coverage(void **state)
         char what[96];
         snprintf(what, sizeof what, "lab1_pixel_offset on a %dx%d (width x height) image",
                  sim.width, sim.height);
-        expect_exact_coverage(&sim.map, what, "written", "write", PIXEL_OFFSET);
+        sim_expect_exact_coverage(&sim.map, what, "written", "write", PIXEL_OFFSET);
     }
 }
 
@@ -433,7 +421,7 @@ void cpu_grid_stride_coverage(void **state)
         launch_sim_run(grid, block, visit_stride, &sim);
         char what[96];
         snprintf(what, sizeof what, "grid-stride loop over n=%d", sim.n);
-        expect_exact_coverage(&sim.map, what, "written", "write", GRID_STRIDE);
+        sim_expect_exact_coverage(&sim.map, what, "written", "write", GRID_STRIDE);
     }
 }
 

@@ -14,18 +14,6 @@ static const todo_pointer LAYOUT = {"2.1", LAB2_HANDOUT, "2"};
 static const todo_pointer COALESCING = {"2.1", LAB2_HANDOUT, "6"};
 static const todo_pointer GRID = {"2.2", LAB2_HANDOUT, "3.1"};
 
-/* Every element exactly once (launch_sim.h, coverage_describe), in the
- * words of what the helper under test does to it: `done` "written",
- * "loaded" or "stored", `act` "write", "load" or "store". */
-static void expect_exact_coverage(coverage_map *map, const char *what, const char *done,
-                                  const char *act, todo_pointer where)
-{
-    char why[384];
-    int ok = coverage_describe(map, done, act, why, sizeof why);
-    coverage_free(map);
-    GRADER_CHECK(ok, "TODO(%s) %s: %s. See %s, section %s.", where.todo, what, why,
-                 where.handout, where.section);
-}
 
 /* The grader's grid: what TODO(2.2) should return. */
 static lab_dim3 expected_grid(int m, int n)
@@ -100,7 +88,7 @@ void cpu_threads_cover_c(void **state)
                  "(MxN), grid %dx%d of %dx%d blocks",
                  sim.m, sim.n, expected_grid(sim.m, sim.n).x, expected_grid(sim.m, sim.n).y,
                  LAB2_BLOCK_X, LAB2_BLOCK_Y);
-        expect_exact_coverage(&sim.map, what, "written", "write", LAYOUT);
+        sim_expect_exact_coverage(&sim.map, what, "written", "write", LAYOUT);
     }
 }
 

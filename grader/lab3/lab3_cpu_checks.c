@@ -16,18 +16,6 @@ static const todo_pointer TT_GRID = {"3.8", LAB3_HANDOUT, "8"};
 static const todo_pointer TT_OUTPUTS = {"3.9", LAB3_HANDOUT, "8"};
 static const todo_pointer TT_LOADS = {"3.10", LAB3_HANDOUT, "8"};
 
-/* Every element exactly once (launch_sim.h, coverage_describe), in the
- * words of what the helper under test does to it: `done` "written",
- * "loaded" or "stored", `act` "write", "load" or "store". */
-static void expect_exact_coverage(coverage_map *map, const char *what, const char *done,
-                                  const char *act, todo_pointer where)
-{
-    char why[384];
-    int ok = coverage_describe(map, done, act, why, sizeof why);
-    coverage_free(map);
-    GRADER_CHECK(ok, "TODO(%s) %s: %s. See %s, section %s.", where.todo, what, why,
-                 where.handout, where.section);
-}
 
 static lab_dim3 tt_block(void) { return sim_dim3(LAB3_TT_THREADS_X, LAB3_TT_THREADS_Y, 1); }
 
@@ -211,7 +199,7 @@ void cpu_thread_tile_outputs(void **state)
         snprintf(what, sizeof what,
                  "lab3_thread_tile_output (%d outputs per thread, bounds test on the store), "
                  "C of %dx%d (MxN)", LAB3_TT_TM, sim.m, sim.n);
-        expect_exact_coverage(&sim.map, what, "written", "write", TT_OUTPUTS);
+        sim_expect_exact_coverage(&sim.map, what, "written", "write", TT_OUTPUTS);
     }
     /* Stores of output i by one warp: 32 consecutive floats of a row. The
      * first and the last output stand for all of them. */
@@ -310,7 +298,7 @@ void cpu_thread_tile_loads(void **state)
                          which == 0 ? LAB3_TT_BM : LAB3_TT_BK,
                          which == 0 ? LAB3_TT_BK : LAB3_TT_BN,
                          LAB3_TT_THREADS_X * LAB3_TT_THREADS_Y);
-                expect_exact_coverage(&sim.map, what, "loaded", "load", TT_LOADS);
+                sim_expect_exact_coverage(&sim.map, what, "loaded", "load", TT_LOADS);
             }
     tt_load_address_sim a = {0, 2, 1024}, bsim = {1, 2, 1024};
     warp_sector_survey survey;

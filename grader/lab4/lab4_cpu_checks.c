@@ -17,18 +17,6 @@ static const todo_pointer STORES = {"4.3", LAB4_HANDOUT, "3"};
 static const todo_pointer OFFSETS = {"4.4", LAB4_HANDOUT, "4"};
 static const todo_pointer PITCH = {"4.5", LAB4_HANDOUT, "5"};
 
-/* Every element exactly once (launch_sim.h, coverage_describe), in the
- * words of what the helper under test does to it: `done` "written",
- * "loaded" or "stored", `act` "write", "load" or "store". */
-static void expect_exact_coverage(coverage_map *map, const char *what, const char *done,
-                                  const char *act, todo_pointer where)
-{
-    char why[384];
-    int ok = coverage_describe(map, done, act, why, sizeof why);
-    coverage_free(map);
-    GRADER_CHECK(ok, "TODO(%s) %s: %s. See %s, section %s.", where.todo, what, why,
-                 where.handout, where.section);
-}
 
 /* The two launch shapes of the lab: TILE x TILE threads, one pass (b, c);
  * TILE x BLOCK_ROWS threads, LAB4_PASSES passes (d). */
@@ -112,10 +100,10 @@ static void expect_coverage(const launch_shape *shape, int rows, int cols)
     char what[160];
     snprintf(what, sizeof what, "lab4_load_element on a %dx%d `in` (rows x cols), %s", rows,
              cols, shape->name);
-    expect_exact_coverage(&c.loaded, what, "loaded", "load", LOADS);
+    sim_expect_exact_coverage(&c.loaded, what, "loaded", "load", LOADS);
     snprintf(what, sizeof what, "lab4_store_element on the %dx%d `out` of a %dx%d `in`, %s",
              cols, rows, rows, cols, shape->name);
-    expect_exact_coverage(&c.stored, what, "stored", "store", STORES);
+    sim_expect_exact_coverage(&c.stored, what, "stored", "store", STORES);
 }
 
 /* One block's trip through the tile: which element of `in` each word holds

@@ -24,6 +24,10 @@ import subprocess
 import sys
 import tempfile
 
+# make profile-labN's ncu helpers (the CSV parser, kernel names).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import ncu_profile  # noqa: E402
+
 # (metric, short column name, required). Counts are summed over the kernel.
 METRICS = [
     ("gpu__time_duration.sum", "time", False),
@@ -112,47 +116,11 @@ def available_metrics(ncu):
     return {m.group(1) for m in re.finditer(r"^\s*([a-z0-9]+__[a-z0-9_]+)", text, re.M)}
 
 
-def short_kernel_name(name):
-    """'void block_tile_1d_kernel(int, ...)' -> 'block_tile_1d_kernel'."""
-    name = name.strip()
-    if name.startswith("void "):
-        name = name[5:]
-    depth = 0
-    for i, ch in enumerate(name):
-        depth += ch == "<"
-        depth -= ch == ">"
-        if ch == "(" and depth == 0:
-            return name[:i]
-    return name
-
-
-def number(text):
-    try:
-        return float(text.replace(",", ""))
-    except ValueError:
-        return None
-
-
 def parse_csv(text, names):
-    """[(kernel, {metric: (value, unit)})] in launch order, from `ncu --csv --page raw`."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
-    if start is None:
-        return []
-    rows = list(csv.reader(lines[start:]))
-    header, units = rows[0], rows[1] if len(rows) > 1 else []
-    column = {name: i for i, name in enumerate(header)}
-    kernels = []
-    for row in rows[2:]:
-        if len(row) != len(header):
-            continue
-        values = {}
-        for metric in names:
-            i = column.get(metric)
-            if i is not None:
-                values[metric] = (number(row[i]), units[i] if i < len(units) else "")
-        kernels.append((short_kernel_name(row[column.get("Kernel Name", 0)]), values))
-    return kernels
+    """[(kernel, {metric: (value, unit)})] in launch order, the values as numbers:
+    make profile-labN's parser (grader/tools/ncu_profile.py)."""
+    return [(kernel, {m: (ncu_profile.parse_number(v), unit) for m, (v, unit) in values.items()})
+            for kernel, values in ncu_profile.parse_ncu_csv(text, names)]
 
 
 def profile(ncu, metrics, command):
