@@ -255,8 +255,11 @@ int harness_child_main(const grader_suite *suite, int argc, char **argv)
         return CHILD_NO_EXEC;
     }
     close(record_fd);
-    if (gpu_share_open() != 0 || (calls_fd >= 0 && call_log_record_to(calls_fd) != 0))
-        return 2;
+    if (gpu_share_open() != 0 || (calls_fd >= 0 && call_log_record_to(calls_fd) != 0)) {
+        snprintf(harness_shared->message, sizeof harness_shared->message,
+                 "it could not open its GPU lock or its record of helper calls");
+        return CHILD_NO_EXEC; /* the grader's trouble, never the student's early exit */
+    }
     gpu_share_adopt(&hold);
     /* _exit: the student's atexit handlers and destructors would run after
      * the outcome is set; the test is over when the test function returns. */
