@@ -116,6 +116,11 @@ function(add_lab_implementation)
     # The CPU checks, against the replaying helpers: the runner judges them.
     target_sources(${IMPL_EXECUTABLE} PRIVATE ${cpu_checks} ${calls})
     target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE GRADER_RUNNER_HAS_CPU_CHECKS)
+    # A file may hold GPU tests beside its CPU ones: the runner's table names
+    # no GPU test function, so the linker drops them, and with them their
+    # calls into the student's entry points, which the runner must not have.
+    target_compile_options(${IMPL_EXECUTABLE} PRIVATE -ffunction-sections -fdata-sections)
+    target_link_options(${IMPL_EXECUTABLE} PRIVATE "LINKER:--gc-sections")
   endif()
   target_link_libraries(${IMPL_EXECUTABLE} PRIVATE lab_grader_harness)
   # The table's headers, not the code behind them.
