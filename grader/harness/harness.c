@@ -3,6 +3,7 @@
  * See harness.h. */
 #define _DEFAULT_SOURCE /* realpath */
 #include "harness_internal.h"
+#include "gpu_keeper.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -421,9 +422,10 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
         setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
 
     /* The parent must not initialise CUDA (a forked child could not use it),
-     * so even the device description comes from a child. */
+     * so the device description comes from a child: the keeper, or, where
+     * there is none, a run of the test program. */
     char device[RECORD_DEVICE_BYTES] = "not probed (CPU checks only)";
-    if (needs_gpu) {
+    if (needs_gpu && !gpu_keeper_start(device, sizeof device)) {
         procs[0].out = &outs[selected]; /* a spare outcome, never reported */
         test_process_run(&procs[0], NULL, 60, 0);
         snprintf(device, sizeof device, "%s",
@@ -445,6 +447,7 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
     if (opt.results_fd >= 0)
         report_write_json_fd(opt.results_fd, suite, device, outs, n, &totals);
 
+    gpu_keeper_stop();
     free(outs);
     free(chosen);
     free(ended);
