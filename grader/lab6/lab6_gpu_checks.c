@@ -17,6 +17,7 @@
 #include "lab6_pipeline_util.h"
 #include "lab6_resource_counts.h"
 #include "lab6_rubric.h"
+#include "speed_check.h"
 
 /* ------------------------------------------------ what it holds (6.3, 6.4) */
 
@@ -101,6 +102,10 @@ static void expect_overlap(lab6_pipeline *p, lab6_order order, void *marker,
     char seen[512];
     activity_describe(&log, seen, sizeof seen);
     activity_log_free(&log);
+    /* lab6_element: `work` fused multiply-adds (2 FLOPs) per element. */
+    const lab6_expected_work work = {
+        (double)OVERLAP_N * sizeof(float),
+        1e6 * speed_floor_ms(0.0, 2.0 * OVERLAP_N * (double)OVERLAP_WORK)};
 
     GRADER_CHECK(status == LAB_OK && err == cudaSuccess, "%s failed: %s. Check TODO(6.5), %s "
                  "section 4.", call, status != LAB_OK ? lab_last_error() : cudaGetErrorString(err),
@@ -116,7 +121,12 @@ static void expect_overlap(lab6_pipeline *p, lab6_order order, void *marker,
     grader_metric(name, lab6_copy_copy_fraction(&o), "fraction");
     snprintf(name, sizeof name, "%sstreams_used", prefix);
     grader_metric(name, (double)o.streams_used, "streams");
-    GRADER_CHECK(lab6_overlap_judge(&o, LAB6_MIN_COPY_KERNEL_OVERLAP, LAB6_MIN_COPY_COPY_OVERLAP,
+    /* How far above the FP32-peak floor the kernels were busy (the
+     * reference's margin against the work check below). */
+    snprintf(name, sizeof name, "%skernel_busy_over_floor", prefix);
+    grader_metric(name, work.min_kernel_ns > 0 ? o.kernel_ns / work.min_kernel_ns : 0.0, "x");
+    GRADER_CHECK(lab6_overlap_judge(&o, &work, LAB6_MIN_COPY_KERNEL_OVERLAP,
+                                    LAB6_MIN_COPY_COPY_OVERLAP,
                                     why, sizeof why),
                  "%s did not overlap: %s. (The GPU saw: %s.)", call, why, seen);
 }

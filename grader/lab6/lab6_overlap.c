@@ -47,6 +47,8 @@ static void count_events(const activity_log *log, unsigned default_stream, int h
         o->h2d += kind == H2D;
         o->kernels += kind == KERNEL;
         o->d2h += kind == D2H;
+        o->h2d_bytes += kind == H2D ? (double)e->bytes : 0.0;
+        o->d2h_bytes += kind == D2H ? (double)e->bytes : 0.0;
         o->on_default += has_default && e->stream_id == default_stream;
         o->pageable += kind != KERNEL && !e->pinned_host;
         o->untimed += e->start_ns == 0 && e->end_ns == 0;
@@ -108,8 +110,9 @@ double lab6_copy_copy_fraction(const lab6_overlap *o)
     return fraction(o->h2d_d2h_ns, o->h2d_ns, o->d2h_ns);
 }
 
-int lab6_overlap_judge(const lab6_overlap *o, double min_copy_kernel, double min_copy_copy,
-                       char *why, size_t why_size)
+int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
+                       double min_copy_kernel, double min_copy_copy, char *why,
+                       size_t why_size)
 {
     size_t total = o->h2d + o->kernels + o->d2h;
     double ck = lab6_copy_kernel_fraction(o), cc = lab6_copy_copy_fraction(o);
@@ -125,6 +128,25 @@ int lab6_overlap_judge(const lab6_overlap *o, double min_copy_kernel, double min
                  "CUPTI could not time %zu of the %zu copies and kernels, so their overlap "
                  "cannot be judged (a problem of the grading machine, not of your code)",
                  o->untimed, total);
+        return 0;
+    }
+    if (o->h2d_bytes < work->bytes || o->d2h_bytes < work->bytes) {
+        snprintf(why, why_size,
+                 "the host-to-device copies moved %.1f MiB and the device-to-host copies %.1f "
+                 "MiB of the %.1f MiB input: every chunk goes to the GPU and comes back "
+                 "(TODO(6.5), %s section 4)",
+                 o->h2d_bytes / 1048576.0, o->d2h_bytes / 1048576.0, work->bytes / 1048576.0,
+                 LAB6_HANDOUT);
+        return 0;
+    }
+    if (o->kernel_ns < work->min_kernel_ns) {
+        snprintf(why, why_size,
+                 "its kernels ran for %.1f us in all, less than the %.1f us that the run's "
+                 "fused multiply-adds (n x work) take at this GPU's FP32 peak: the kernels did "
+                 "not do the work, and a result made elsewhere (on the CPU, say) earns nothing "
+                 "here. The kernel stage applies lab6_element to its chunk (TODO(6.5), %s "
+                 "section 4)",
+                 o->kernel_ns / 1e3, work->min_kernel_ns / 1e3, LAB6_HANDOUT);
         return 0;
     }
     if (o->on_default == total) {

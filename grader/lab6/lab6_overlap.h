@@ -20,6 +20,7 @@ typedef struct {
     size_t on_default;             /* of them, how many ran in the default stream */
     size_t pageable;               /* copies whose host side was not pinned */
     size_t untimed;                /* events CUPTI could not time */
+    double h2d_bytes, d2h_bytes;   /* moved by the copies each way */
     /* Busy time (the union of intervals) of each kind, and the time during
      * which a copy (either way) and a kernel ran at once, and during which
      * an H2D and a D2H ran at once. Nanoseconds. */
@@ -38,13 +39,24 @@ void lab6_overlap_measure(const activity_log *log, unsigned default_stream, int 
 double lab6_copy_kernel_fraction(const lab6_overlap *o);
 double lab6_copy_copy_fraction(const lab6_overlap *o);
 
+/* What the recorded run had to do: the bytes of its input (each must go
+ * to the GPU and back) and the least time its kernels can take for its
+ * work on this GPU, in ns (speed_floor_ms of its FLOPs). 0: not checked.
+ * The same rule as lab 2's host flow: a trace with copies and some kernel
+ * is not proof that the kernels did the work. */
+typedef struct {
+    double bytes, min_kernel_ns;
+} lab6_expected_work;
+
 /* 1 when the pipeline overlapped: copies and kernels recorded and timed,
+ * the whole input moved each way, kernels busy long enough for the work,
  * not in the default stream, from pinned memory, in several streams, with
  * copy/kernel and H2D/D2H overlap fractions reaching the minimums.
  * Otherwise 0, and `why` says the first thing wrong as a sentence that
  * names the TODO and the handout section. */
-int lab6_overlap_judge(const lab6_overlap *o, double min_copy_kernel, double min_copy_copy,
-                       char *why, size_t why_size);
+int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
+                       double min_copy_kernel, double min_copy_copy, char *why,
+                       size_t why_size);
 
 #ifdef __cplusplus
 }

@@ -69,12 +69,16 @@ static void one_copy_engine_timeline(activity_log *log)
     }
 }
 
+static lab6_expected_work expected = {CHUNKS * 4096.0, 30.0};
+
 static int judge(const activity_log *log, char *why, size_t size)
 {
     lab6_overlap o;
     lab6_overlap_measure(log, DEFAULT_STREAM, 1, &o);
-    return lab6_overlap_judge(&o, LAB6_MIN_COPY_KERNEL_OVERLAP, LAB6_MIN_COPY_COPY_OVERLAP, why,
-                              size);
+    /* Every chunk's copies move 4096 bytes; the kernels (8 each) are busy
+     * 32 in all in the overlapped timelines. */
+    return lab6_overlap_judge(&o, &expected, LAB6_MIN_COPY_KERNEL_OVERLAP,
+                              LAB6_MIN_COPY_COPY_OVERLAP, why, size);
 }
 
 static void expect_rejected(activity_log *log, const char *what, const char *needle)
@@ -161,10 +165,26 @@ void cpu_partial_overlaps_rejected(void **state)
     expect_rejected(&log, "an untimed record", "could not time");
 }
 
+/* Copies and kernels that overlap well, but the kernels too short for the
+ * work (they skipped it), or a chunk that never came back. */
+void cpu_work_not_done_rejected(void **state)
+{
+    (void)state;
+    activity_log log = {0};
+    depth_first_timeline(&log);
+    expected.min_kernel_ns = 33.0;
+    expect_rejected(&log, "kernels shorter than the work needs", "the kernels did not do the work");
+    expected.min_kernel_ns = 30.0;
+    depth_first_timeline(&log);
+    log.events[log.count - 1].bytes = 1024;
+    expect_rejected(&log, "a short last copy back", "device-to-host copies 0.0 MiB");
+}
+
 static const grader_test tests[] = {
     GRADER_TEST(cpu_depth_and_breadth_first_overlap, GROUP_CPU, 1),
     GRADER_TEST(cpu_serial_pipelines_rejected, GROUP_CPU, 1),
     GRADER_TEST(cpu_partial_overlaps_rejected, GROUP_CPU, 1),
+    GRADER_TEST(cpu_work_not_done_rejected, GROUP_CPU, 1),
 };
 
 int main(int argc, char **argv)
