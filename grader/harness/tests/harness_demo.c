@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -35,12 +36,18 @@ static void fails(void **state)
 static void prints_non_ascii(void **state)
 {
     (void)state;
-    /* Which descriptors a test process holds: never the results channel. */
+    /* Which files a test process holds open: never the results channel.
+     * Named by device and inode, not by descriptor number: the number the
+     * channel has in the runner may be another file's here. */
     DIR *fds = opendir("/proc/self/fd");
     printf("open descriptors:");
-    for (struct dirent *e; fds && (e = readdir(fds)) != NULL;)
-        if (e->d_name[0] != '.' && atoi(e->d_name) != dirfd(fds)) /* not the listing's own */
-            printf(" %s", e->d_name);
+    for (struct dirent *e; fds && (e = readdir(fds)) != NULL;) {
+        struct stat st;
+        int fd = atoi(e->d_name);
+        if (e->d_name[0] != '.' && fd != dirfd(fds) && fstat(fd, &st) == 0) /* not the listing's own */
+            printf(" %d=%llu:%llu", fd, (unsigned long long)st.st_dev,
+                   (unsigned long long)st.st_ino);
+    }
     printf("\n");
     if (fds)
         closedir(fds);
