@@ -58,9 +58,10 @@ static void output_to_nowhere(void) { output_to(nowhere); }
 
 /* Called once, before CMocka prints anything. A cap on the capture's size
  * stops a flood: writes past it fail instead of filling the disk (the cap
- * binds regular files only, so /dev/null is not counted). The capture is
- * kept above stderr, closed at an exec, so that a program the test starts
- * gets the test's stdout and stderr and nothing more, as it would before. */
+ * binds regular files only, so /dev/null is not counted). The copy of the
+ * capture is kept above stderr and closed at an exec: a program the test
+ * starts gets the test's stdout and stderr, and no other descriptor of the
+ * harness's. */
 static void prepare_output(int fd)
 {
     fflush(NULL);
