@@ -119,15 +119,18 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
 /* Skips the test (reported as SKIP, never as pass) when there is no GPU. */
 void grader_require_gpu(void);
 
-/* Skips the test with a reason. Does not return. */
+/* Skips the test with a reason: records it and ends the test process (what
+ * the test printed so far is kept). Does not return. */
 void grader_skip_at(const char *file, int line, const char *reason)
 #if defined(__GNUC__)
     __attribute__((noreturn))
 #endif
     ;
 
-/* CMocka's skip() alone would look like a pass to the parent (CMocka counts
- * only failures); route it through the harness so it is recorded as SKIP. */
+/* CMocka's own skip() would look like a pass to the runner: CMocka's run
+ * returns only a count of failures, and a skipped test is not one. So a
+ * test's skip() goes through the harness, which records the skip and ends
+ * the test process with the exit status the runner reads as SKIP. */
 #undef skip
 #define skip() grader_skip_at(__FILE__, __LINE__, "skipped by the test")
 

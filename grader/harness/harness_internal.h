@@ -20,7 +20,8 @@ enum { CHILD_NO_EXEC = 127 };
 
 /* What a test may print before its output is cut (a flood stops there). */
 #define HARNESS_CAPTURE_LIMIT (4L << 20)
-/* What the parent keeps of it: the start and the end. */
+/* What the parent keeps of it: all of it up to this size, else the start
+ * and the end (test_process.c, read_capture). */
 enum { HARNESS_OUTPUT_KEEP = 6144 };
 
 extern result_record *harness_shared;
@@ -51,7 +52,10 @@ typedef struct {
     const char *gated_by;   /* set when a passing test earns nothing because its gate failed */
     double seconds;
     result_record record;
-    char output[HARNESS_OUTPUT_KEEP + 64]; /* captured, CMocka's framing removed */
+    /* What the test printed (never CMocka's framing), its start and end when
+     * long: room for the cut line and for every byte as three (a NUL is kept
+     * as U+FFFD, test_process.c). */
+    char output[3 * HARNESS_OUTPUT_KEEP + 128];
     int calls_fd;           /* a CPU check's recorded helper calls (call_log.h), or -1 */
 } test_outcome;
 

@@ -52,46 +52,73 @@ static void set_running(pid_t from, pid_t to)
         }
 }
 
-/* Reads what the child printed, keeping the start and the end, and drops
- * CMocka's framing lines ([ RUN ], [  PASSED  ], ...), which say nothing the
- * result line does not. */
+/* Reads `n` bytes of the capture from `from` into buf; returns how many. */
+static size_t read_at(FILE *capture, long from, size_t n, char *buf)
+{
+    if (fseek(capture, from, SEEK_SET) != 0)
+        return 0;
+    return fread(buf, 1, n, capture);
+}
+
+/* Appends captured bytes to out as one string. A NUL byte would end that
+ * string, and with it all the output after it in the report and the
+ * results file: it is kept as U+FFFD, the character the results file shows
+ * for any byte that is not text. out has room for every byte so replaced
+ * (test_outcome.output). */
+static size_t append_bytes(char *out, size_t used, size_t size, const char *bytes, size_t n)
+{
+    for (size_t i = 0; i < n && used + 4 <= size; ++i) {
+        if (bytes[i]) {
+            out[used++] = bytes[i];
+        } else {
+            memcpy(out + used, "\xef\xbf\xbd", 3);
+            used += 3;
+        }
+    }
+    out[used] = '\0';
+    return used;
+}
+
+/* Where to end a part kept from the start of a long output: at `cut`, moved
+ * back to the start of the character cut there (buf holds cut + 1 bytes). */
+static size_t head_end(const char *buf, size_t cut)
+{
+    for (int back = 0; back < 3 && cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80; ++back)
+        --cut;
+    return cut;
+}
+
+/* Reads what the test printed. The test program sends nothing else to the
+ * capture (CMocka's framing goes to /dev/null, harness_child.c), so every
+ * byte is kept, lines of any length and any first character alike. Past
+ * HARNESS_OUTPUT_KEEP bytes only the start and the end are, with a line
+ * saying how many bytes were cut between them; both cuts fall between
+ * UTF-8 characters. */
 static void read_capture(FILE *capture, char *out, size_t size)
 {
+    char part[HARNESS_OUTPUT_KEEP + 1];
     out[0] = '\0';
     if (fseek(capture, 0, SEEK_END) != 0)
         return;
     long total = ftell(capture);
-    long head = total <= HARNESS_OUTPUT_KEEP ? total : HARNESS_OUTPUT_KEEP / 2;
-    size_t used = 0;
-    char line[1024];
-    for (int part = 0; part < 2; ++part) {
-        long from = part == 0 ? 0 : total - HARNESS_OUTPUT_KEEP / 2;
-        long to = part == 0 ? head : total;
-        if (part == 1) {
-            if (total <= HARNESS_OUTPUT_KEEP)
-                break;
-            used += (size_t)snprintf(out + used, size - used, "[... %ld bytes of output cut ...]\n",
-                                     total - HARNESS_OUTPUT_KEEP);
-        }
-        fseek(capture, from, SEEK_SET);
-        int first = 1;
-        while (ftell(capture) < to && fgets(line, sizeof line, capture)) {
-            /* The end part starts at an arbitrary byte: on a character. */
-            if (part == 1 && first) {
-                size_t skip = utf8_continuation_bytes(line);
-                memmove(line, line + skip, strlen(line + skip) + 1);
-            }
-            first = 0;
-            if (line[0] == '[' || line[strspn(line, " \t\r\n")] == '\0' ||
-                strstr(line, "FAILED TEST") || strstr(line, "PASSED TEST"))
-                continue;
-            size_t len = strlen(line);
-            if (used + len + 1 >= size)
-                return;
-            memcpy(out + used, line, len + 1);
-            used += len;
-        }
+    if (total <= 0)
+        return;
+    if (total <= HARNESS_OUTPUT_KEEP) {
+        append_bytes(out, 0, size, part, read_at(capture, 0, (size_t)total, part));
+        return;
     }
+    enum { HALF = HARNESS_OUTPUT_KEEP / 2 };
+    size_t got = read_at(capture, 0, HALF + 1, part);
+    size_t head = got > HALF ? head_end(part, HALF) : got;
+    size_t used = append_bytes(out, 0, size, part, head);
+    size_t tail = read_at(capture, total - HALF, HALF, part);
+    part[tail] = '\0';
+    size_t skip = utf8_continuation_bytes(part); /* the end starts on a character */
+    char marker[96];
+    snprintf(marker, sizeof marker, "%s[... %ld bytes of output cut ...]\n",
+             used && out[used - 1] != '\n' ? "\n" : "", total - (long)(head + tail - skip));
+    used = append_bytes(out, used, size, marker, strlen(marker));
+    append_bytes(out, used, size, part + skip, tail - skip);
 }
 
 static void classify(int wait_status, int limit_s, test_outcome *out)

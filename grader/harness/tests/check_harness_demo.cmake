@@ -30,7 +30,8 @@ else()
     message(FATAL_ERROR "the kernel fault was not named: '${fault}'")
   endif()
 endif()
-list(APPEND expected one_hardware_queue=pass prints_non_ascii=fail)
+list(APPEND expected one_hardware_queue=pass prints_non_ascii=fail prints_long_lines=fail
+     cmocka_assert_fails=fail)
 string(JSON count LENGTH "${json}" tests)
 list(LENGTH expected want_count)
 if(NOT count EQUAL want_count)
@@ -49,6 +50,49 @@ string(JSON message GET "${json}" tests 1 message)
 if(NOT message MATCHES "arithmetic is broken: 2")
   message(FATAL_ERROR "the failure message was not recorded: '${message}'")
 endif()
+# A skip is recorded with its reason, keeps what the test printed before it,
+# and earns nothing (the score lines below: its 6 points are not graded).
+string(JSON message GET "${json}" tests 6 message)
+string(JSON skip_output GET "${json}" tests 6 output)
+string(JSON skip_points GET "${json}" tests 6 points)
+if(NOT message STREQUAL "skipped by the test" OR NOT skip_output STREQUAL "printed before skip()\n"
+   OR NOT skip_points EQUAL 0)
+  message(FATAL_ERROR "the skip was recorded as '${message}', ${skip_points} points, output "
+                      "'${skip_output}'")
+endif()
+# Every byte a test printed is kept, as it was printed: a line that starts
+# with '[' and a line of 3232 bytes, whole, and the rest of a line after a
+# NUL byte (which is kept as U+FFFD). The runner once dropped lines starting
+# with '[' as CMocka's framing, and read 1023 bytes at a time.
+string(REPEAT "[]" 1600 brackets)
+string(CONCAT want "[my debug] a line of the test's own that starts with a bracket\n"
+                   "long line: ${brackets}<end of the long line>\n"
+                   "a NUL byte: �, and what follows it\n")
+string(JSON long_output GET "${json}" tests 14 output)
+string(JSON message GET "${json}" tests 14 message)
+if(NOT long_output STREQUAL want OR NOT message STREQUAL "fails on purpose, to keep its output")
+  string(LENGTH "${want}" want_length)
+  string(LENGTH "${long_output}" got_length)
+  message(FATAL_ERROR "prints_long_lines: message '${message}', output of ${got_length} bytes "
+                      "(expected ${want_length}):\n${long_output}")
+endif()
+string(JSON assert_output GET "${json}" tests 15 output)
+if(NOT assert_output STREQUAL "printed before the assertion\n")
+  message(FATAL_ERROR "a CMocka assertion's test kept '${assert_output}'")
+endif()
+# CMocka's framing never reaches a test's output, however the test ended:
+# the test program sends it to /dev/null (harness_child.c).
+foreach(i RANGE ${last})
+  string(JSON name GET "${json}" tests ${i} name)
+  string(JSON test_output GET "${json}" tests ${i} output)
+  foreach(frame "[ RUN" "[  FAILED" "[       OK" "[  SKIPPED" "[  PASSED" "[  ERROR" "[   LINE"
+                "[==========]" "FAILED TEST" "SKIPPED TEST")
+    string(FIND "${test_output}" "${frame}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "CMocka's '${frame}' is in ${name}'s output:\n${test_output}")
+    endif()
+  endforeach()
+endforeach()
 foreach(i 4 5)
   string(JSON message GET "${json}" tests ${i} message)
   if(NOT message MATCHES "your code ended the process")

@@ -17,6 +17,8 @@ import tempfile
 def main(demo):
     with tempfile.TemporaryFile() as channel:
         fd = channel.fileno()
+        st = os.fstat(fd)
+        channel_file = "%d:%d" % (st.st_dev, st.st_ino)
         run = subprocess.run([demo, "--only", "prints_non_ascii", "--results-fd", str(fd)],
                              pass_fds=(fd,), capture_output=True, timeout=120)
         raw = os.pread(fd, 1 << 24, 0)
@@ -34,12 +36,16 @@ def main(demo):
                       ("bytes of output cut", "the long output cut")):
         if want not in output:
             sys.exit("results output lacks %s: %r" % (why, output[:300]))
-    held = re.search(r"open descriptors:([ 0-9]*)", output)
+    # The test lists its descriptors as fd=device:inode: the channel is
+    # known by its file, since its number in the runner may be another
+    # file's in the test process.
+    held = re.search(r"open descriptors:([ 0-9=:]*)", output)
     if not held:
         sys.exit("the test did not list its descriptors: %r" % output[:300])
-    if str(fd) in held.group(1).split():
-        sys.exit("the test process held the results channel (descriptor %d): %s"
-                 % (fd, held.group(1)))
+    files = [entry.split("=")[1] for entry in held.group(1).split()]
+    if channel_file in files:
+        sys.exit("the test process held the results channel (file %s): %s"
+                 % (channel_file, held.group(1)))
     bad = subprocess.run([demo, "--only", "passes", "--results-fd", "1000"],
                          capture_output=True, timeout=60)
     if bad.returncode != 2 or b"--results-fd" not in bad.stderr:

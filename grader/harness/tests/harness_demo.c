@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -35,12 +36,18 @@ static void fails(void **state)
 static void prints_non_ascii(void **state)
 {
     (void)state;
-    /* Which descriptors a test process holds: never the results channel. */
+    /* Which files a test process holds open: never the results channel.
+     * Named by device and inode, not by descriptor number: the number the
+     * channel has in the runner may be another file's here. */
     DIR *fds = opendir("/proc/self/fd");
     printf("open descriptors:");
-    for (struct dirent *e; fds && (e = readdir(fds)) != NULL;)
-        if (e->d_name[0] != '.' && atoi(e->d_name) != dirfd(fds)) /* not the listing's own */
-            printf(" %s", e->d_name);
+    for (struct dirent *e; fds && (e = readdir(fds)) != NULL;) {
+        struct stat st;
+        int fd = atoi(e->d_name);
+        if (e->d_name[0] != '.' && fd != dirfd(fds) && fstat(fd, &st) == 0) /* not the listing's own */
+            printf(" %d=%llu:%llu", fd, (unsigned long long)st.st_dev,
+                   (unsigned long long)st.st_ino);
+    }
     printf("\n");
     if (fds)
         closedir(fds);
@@ -49,6 +56,37 @@ static void prints_non_ascii(void **state)
         fputs("\xe4\xb8\xad\xe6\x96\x87", stdout); /* "中文", 6 bytes */
     printf("\n");
     GRADER_CHECK(0, "fails on purpose, to keep its output");
+}
+
+/* The output keeps every byte a test printed: a line of its own that starts
+ * with '[' (once dropped as if it were CMocka's framing), a line far longer
+ * than a line buffer (once read 1023 bytes at a time, and a piece that
+ * started with '[' dropped too: the "[]" pairs put one at byte 1023), and
+ * what follows a NUL byte (kept as U+FFFD, as the string it goes into ends
+ * at a NUL). */
+static void prints_long_lines(void **state)
+{
+    (void)state;
+    printf("[my debug] a line of the test's own that starts with a bracket\n");
+    printf("long line: ");
+    for (int i = 0; i < 1600; ++i)
+        fputs("[]", stdout);
+    printf("<end of the long line>\n");
+    static const char nul_line[] = "a NUL byte: \0, and what follows it\n";
+    fwrite(nul_line, 1, sizeof nul_line - 1, stdout);
+    GRADER_CHECK(0, "fails on purpose, to keep its output");
+}
+
+/* CMocka's own assertions (common/'s tests use them) leave the test without
+ * passing through the harness: CMocka's report of them must stay out of
+ * the output as well. (Its message is the runner's guess for a failure with
+ * none recorded, "your code ended the process": CMocka keeps the words of
+ * its assertion in that report.) */
+static void cmocka_assert_fails(void **state)
+{
+    (void)state;
+    printf("printed before the assertion\n");
+    assert_int_equal(1 + 1, 3);
 }
 
 static void crashes(void **state)
@@ -77,10 +115,13 @@ static void exits_zero(void **state)
     exit(0);
 }
 
+/* skip() in a test (harness.h's) must be reported as SKIP, GPU or not, and
+ * what the test printed before it kept. */
 static void skips(void **state)
 {
     (void)state;
-    skip(); /* CMocka's own skip must be reported as SKIP too, GPU or not */
+    printf("printed before skip()\n");
+    skip();
 }
 
 static void gated_by_failure(void **state) { (void)state; }
@@ -139,6 +180,8 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_works_after_fault, GROUP_GPU, 9),
     GRADER_TEST(one_hardware_queue, GROUP_CPU, 0),
     GRADER_TEST(prints_non_ascii, GROUP_CPU, 1),
+    GRADER_TEST(prints_long_lines, GROUP_CPU, 0),
+    GRADER_TEST(cmocka_assert_fails, GROUP_CPU, 0),
 };
 
 int main(int argc, char **argv)
