@@ -261,6 +261,13 @@ static int run_one_test(const char *group, const grader_test *test, int capture)
     const struct CMUnitTest one[] = {{test->name, child_trampoline, NULL, child_teardown, NULL}};
     int failed = cmocka_run_group_tests_name(group, one, NULL, NULL);
     fflush(NULL);
+    /* Only a CMocka assertion fails without a message in the record (its
+     * words are in CMocka's report, which goes nowhere): say so, rather than
+     * leave the runner to guess that the process was ended. */
+    if (failed && !harness_shared->message[0])
+        snprintf(harness_shared->message, sizeof harness_shared->message,
+                 "a CMocka assertion (assert_*) in the test failed; it records no message "
+                 "(GRADER_CHECK does)");
     if (failed)
         return CHILD_FAIL;
     /* grader_skip_at never returns here; a record marked skipped anyway is

@@ -77,8 +77,11 @@ if(NOT long_output STREQUAL want OR NOT message STREQUAL "fails on purpose, to k
                       "(expected ${want_length}):\n${long_output}")
 endif()
 string(JSON assert_output GET "${json}" tests 15 output)
-if(NOT assert_output STREQUAL "printed before the assertion\n")
-  message(FATAL_ERROR "a CMocka assertion's test kept '${assert_output}'")
+string(JSON assert_message GET "${json}" tests 15 message)
+if(NOT assert_output STREQUAL "printed before the assertion\n"
+   OR NOT assert_message MATCHES "^a CMocka assertion")
+  message(FATAL_ERROR "a CMocka assertion's test kept '${assert_output}', message "
+                      "'${assert_message}'")
 endif()
 # CMocka's framing never reaches a test's output, however the test ended:
 # the test program sends it to /dev/null (harness_child.c).

@@ -79,9 +79,8 @@ static void prints_long_lines(void **state)
 
 /* CMocka's own assertions (common/'s tests use them) leave the test without
  * passing through the harness: CMocka's report of them must stay out of
- * the output as well. (Its message is the runner's guess for a failure with
- * none recorded, "your code ended the process": CMocka keeps the words of
- * its assertion in that report.) */
+ * the output as well, and the failure says it was an assertion (CMocka
+ * keeps the assertion's words in that report). */
 static void cmocka_assert_fails(void **state)
 {
     (void)state;
