@@ -22,6 +22,7 @@ typedef struct {
     int groups[3];           /* which groups to run */
     const char *only;        /* a single test name */
     const char *results_path;
+    const char *junit_path;  /* --junit: the results as JUnit XML too */
     int results_fd;          /* --results-fd: -1 when not given */
     int timeout_override_s;  /* 0: per-group defaults */
     int list;
@@ -59,14 +60,15 @@ static void usage(FILE *to, const char *program)
 {
     fprintf(to,
             "usage: %s [--group cpu|gpu|selftest]... [--only TEST] [--scored-only] [--jobs N]\n"
-            "          [--results FILE | --results-fd N] [--timeout SECONDS] [--verbose] [--list]\n"
-            "          [--rubric] [--tests PROGRAM] [--help]\n"
+            "          [--results FILE | --results-fd N] [--junit FILE] [--timeout SECONDS] [--verbose]\n"
+            "          [--list] [--rubric] [--tests PROGRAM] [--help]\n"
             "  --group G      run the tests of group G (default: cpu and gpu)\n"
             "  --only TEST    run one test (names: --list)\n"
             "  --scored-only  skip the tests worth no points (measurement tables)\n"
             "  --jobs N       run up to N tests at once (1-%d; the batch grader's GPU lock,\n"
             "                 GRADER_GPU_SHARE, must be set: it keeps measurements alone)\n"
             "  --results FILE write the results as JSON to FILE\n"
+            "  --junit FILE   write them as JUnit XML to FILE too (CI servers read it)\n"
             "  --results-fd N write them to the open file descriptor N (the batch grader's:\n"
             "                 it never reads a results file by path)\n"
             "  --timeout S    one time limit in seconds for every test\n"
@@ -115,6 +117,9 @@ static int parse_options(int argc, char **argv, options *opt)
             ++i;
         } else if (strcmp(arg, "--results") == 0 && value) {
             opt->results_path = value;
+            ++i;
+        } else if (strcmp(arg, "--junit") == 0 && value) {
+            opt->junit_path = value;
             ++i;
         } else if (strcmp(arg, "--results-fd") == 0 && value) {
             char *end;
@@ -444,6 +449,8 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
     report_summary(suite, outs, n, &totals, cpu_only);
     if (opt.results_path && report_write_json(opt.results_path, suite, device, outs, n, &totals))
         printf("results: %s\n", opt.results_path);
+    if (opt.junit_path && report_write_junit(opt.junit_path, suite, device, outs, n, &totals))
+        printf("JUnit XML: %s\n", opt.junit_path);
     if (opt.results_fd >= 0)
         report_write_json_fd(opt.results_fd, suite, device, outs, n, &totals);
 

@@ -120,6 +120,17 @@ void report_summary(const grader_suite *suite, const test_outcome *outs, size_t 
 void report_write_rubric(FILE *f, const grader_suite *suite);
 int report_write_json(const char *path, const grader_suite *suite, const char *device,
                       const test_outcome *outs, size_t n, const score_totals *totals);
+/* --junit: the same results as JUnit XML (junit_report.c), for CI servers
+ * (GitLab, Jenkins) and instructors' scripts. */
+int report_write_junit(const char *path, const grader_suite *suite, const char *device,
+                       const test_outcome *outs, size_t n, const score_totals *totals);
+/* Writes a report to `path` through a temporary file and a rename, so a
+ * reader never sees half a file. 1 when written; 0 with a message. */
+typedef void report_writer(FILE *f, const grader_suite *suite, const char *device,
+                           const test_outcome *outs, size_t n, const score_totals *totals);
+int report_write_file(const char *path, report_writer *write, const grader_suite *suite,
+                      const char *device, const test_outcome *outs, size_t n,
+                      const score_totals *totals);
 int report_write_json_fd(int fd, const grader_suite *suite, const char *device,
                          const test_outcome *outs, size_t n, const score_totals *totals);
 

@@ -235,9 +235,15 @@ static void write_results(FILE *f, const grader_suite *suite, const char *device
     fprintf(f, "  ]\n}\n");
 }
 
-/* Written to a temporary file and renamed, so a reader never sees half a file. */
 int report_write_json(const char *path, const grader_suite *suite, const char *device,
                       const test_outcome *outs, size_t n, const score_totals *t)
+{
+    return report_write_file(path, write_results, suite, device, outs, n, t);
+}
+
+int report_write_file(const char *path, report_writer *write, const grader_suite *suite,
+                      const char *device, const test_outcome *outs, size_t n,
+                      const score_totals *t)
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
@@ -246,7 +252,7 @@ int report_write_json(const char *path, const grader_suite *suite, const char *d
         fprintf(stderr, "grader: cannot write results to %s: %s\n", tmp, strerror(errno));
         return 0;
     }
-    write_results(f, suite, device, outs, n, t);
+    write(f, suite, device, outs, n, t);
     int ok = fflush(f) == 0;
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {

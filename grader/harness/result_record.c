@@ -44,6 +44,34 @@ static int utf8_sequence_length(const unsigned char *p)
     return n;
 }
 
+void xml_write_text(FILE *out, const char *text, int attribute)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    for (; *p; ++p) {
+        switch (*p) {
+        case '&': fputs("&amp;", out); continue;
+        case '<': fputs("&lt;", out); continue;
+        case '>': fputs("&gt;", out); continue;
+        case '"': fputs(attribute ? "&quot;" : "\"", out); continue;
+        /* In an attribute a raw line break would be read as a space. */
+        case '\n': fputs(attribute ? "&#10;" : "\n", out); continue;
+        case '\r': fputs("&#13;", out); continue;
+        case '\t': fputs(attribute ? "&#9;" : "\t", out); continue;
+        default: break;
+        }
+        int n = *p < 0x20 ? 0 : utf8_sequence_length(p);
+        /* U+FFFE and U+FFFF are not XML characters either. */
+        if (n == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE)
+            n = 0;
+        if (n == 0) {
+            fputs("\xef\xbf\xbd", out);
+        } else {
+            fwrite(p, 1, (size_t)n, out);
+            p += n - 1;
+        }
+    }
+}
+
 size_t utf8_continuation_bytes(const char *text)
 {
     size_t n = 0;

@@ -47,6 +47,12 @@ const char *outcome_name(outcome_status status); /* "pass", "fail", ... */
  * always valid UTF-8: bytes that are not, as U+FFFD. */
 void json_write_string(FILE *out, const char *text);
 
+/* Writes `text` as XML character data or (attribute) the value of an
+ * attribute in double quotes, escaped, always valid UTF-8 and valid XML
+ * 1.0: bytes that are not UTF-8, and the control characters XML cannot
+ * hold even escaped, as U+FFFD. */
+void xml_write_text(FILE *out, const char *text, int attribute);
+
 /* How many UTF-8 continuation bytes (at most 3) `text` starts with: what to
  * skip so that text cut at an arbitrary byte starts on a character. */
 size_t utf8_continuation_bytes(const char *text);
