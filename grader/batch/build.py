@@ -20,7 +20,7 @@ from . import runner, symbols
 COMPILE_LIMIT_S = 300   # a template bomb must not stall the batch
 LINK_LIMIT_S = 120
 LOG_CAP = 256 << 10     # compiler errors beyond this are noise
-# The review list's flag for symbol_findings (README: review list).
+# The review list's flag for symbol_findings (docs/instructors.md: review list).
 SYMBOL_FLAG = "symbol of the grader, harness or a library defined or weakly reached"
 
 Limits = collections.namedtuple("Limits", "memory_bytes max_file_bytes tmp_bytes")

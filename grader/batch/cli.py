@@ -1,4 +1,5 @@
-"""Command line of grader/grade-submissions (README: "Grading a class")."""
+"""Command line of grader/grade-submissions (docs/instructors.md:
+"Grading a class")."""
 import argparse
 import os
 import sys

@@ -12,7 +12,7 @@ the one GPU this worker owns. Run as root, the batch runs the graders
 inside it as an unprivileged user (setpriv, with no capabilities), so that
 the process limit holds (tasks.py) and student code is not root. Where
 bwrap is missing or not permitted the batch says so once and runs the same
-commands without it (README: threat model)."""
+commands without it (docs/instructors.md: threat model)."""
 import glob
 import os
 import shutil
@@ -148,8 +148,8 @@ def probe(use):
         box = test if out.returncode == 0 else Sandbox(
             False, "bwrap is installed but not permitted here: %s" % out.stderr.strip()[:300])
     if not box.enabled:
-        say_once("sandbox", "sandbox: %s; grading WITHOUT a sandbox (see README, threat model)"
-                 % box.reason)
+        say_once("sandbox", "sandbox: %s; grading WITHOUT a sandbox "
+                 "(see docs/instructors.md, threat model)" % box.reason)
         return box
     tmp = os.path.realpath("/tmp")
     box.sized_tmp = True

@@ -218,8 +218,8 @@ def check_student(name, spec, out, gpu, sandboxed, lab_names):
             if sandboxed:
                 fail("%s: %s appears although the sandbox was on" % (name, marker))
             else:
-                print("WARNING: %s: %s (no sandbox here: nothing stops it; README, threat model)"
-                      % (name, marker))
+                print("WARNING: %s: %s (no sandbox here: nothing stops it; "
+                      "docs/instructors.md, threat model)" % (name, marker))
     if "status_contains" in exp:
         row = gradebook_by_id(os.path.dirname(out)).get(name, {})
         if exp["status_contains"] not in row.get("grading_status", ""):

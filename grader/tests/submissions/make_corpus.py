@@ -4,7 +4,7 @@ as a SUBMISSIONS folder for grade-submissions: each fixture's files are
 taken from the course's solutions/ or labs/ at run time (so no answer is
 copied into the repository), edited as the fixture says, and packed.
 
-A fixture.json (README.md, "Tests", has the whole format):
+A fixture.json (docs/instructors.md, "Tests", has the whole format):
   from, labs       where the lab files come from ("solutions"/"labs") and which labs
   edits            [{file, find, replace} | {file, append} | {file, text}]
   pack             folder (default), zip, ZIP, tar, tar.gz, tar.bz2, tar.xz
