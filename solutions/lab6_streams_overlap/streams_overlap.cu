@@ -122,6 +122,7 @@ static lab_status allocate(lab6_pipeline *p)
     return LAB_OK;
 }
 
+/* Given: validation, then allocate(); on failure everything is released. */
 extern "C" lab_status lab6_pipeline_create(lab6_pipeline **out, int capacity, int streams)
 {
     if (!out)
