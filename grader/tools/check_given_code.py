@@ -231,6 +231,9 @@ def check(root, out=sys.stdout):
 
 # ------------------------------------------------------------------ self-test
 
+# A made-up lab whose solution differs from its skeleton only where the rule
+# allows: the opening comment, the headings, the functions holding a TODO, a
+# helper of its own and the blank lines between pieces.
 SKELETON = """\
 /* Lab 9 - a made-up lab.
  *
