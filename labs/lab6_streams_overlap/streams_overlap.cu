@@ -58,7 +58,8 @@ LAB_HOST_DEVICE lab6_task lab6_issue_step(lab6_order order, int chunks, int step
 LAB_HOST_DEVICE lab_dim3 lab6_grid_for(int count)
 {
     /* One thread per element, at most 8192 blocks (a grid-stride loop does
-     * the rest): plenty to fill any GPU. */
+     * the rest): plenty to fill any GPU, and a chunk of a few MB still gets
+     * whole waves. */
     int blocks = count / LAB6_BLOCK + (count % LAB6_BLOCK != 0);
     lab_dim3 grid = {blocks < 8192 ? blocks : 8192, 1, 1};
     return grid;

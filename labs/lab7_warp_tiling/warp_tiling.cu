@@ -262,6 +262,7 @@ extern "C" lab_status lab7_sgemm(lab7_stage stage, int m, int n, int k, float al
         return launch(vectorised_kernel, LAB7_BT2_BM, LAB7_BT2_BN, LAB7_BT2_THREADS, m, n, k,
                       alpha, a, b, beta, c);
     case LAB7_STAGE_WARP_TILE:
+        /* A sweep's block tile may be larger than the contract's multiple. */
         if (m % LAB7_WT_BM != 0 || n % LAB7_WT_BN != 0 || k % LAB7_WT_BK != 0)
             return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_sgemm: M=%d, N=%d, K=%d do not fit the "
                             "warp tile's %dx%dx%d block tile", m, n, k, LAB7_WT_BM, LAB7_WT_BN,

@@ -64,9 +64,9 @@ __global__ void lab6_transform_kernel(const float *in, float *out, int count, in
 
 struct lab6_pipeline {
     int capacity, stream_count;
-    float *host_in, *host_out;   /* pinned: cudaMallocHost */
-    float *dev_in, *dev_out;
-    cudaStream_t streams[LAB6_MAX_STREAMS];
+    float *host_in, *host_out;   /* pinned host buffers, capacity floats each */
+    float *dev_in, *dev_out;     /* device buffers, capacity floats each */
+    cudaStream_t streams[LAB6_MAX_STREAMS]; /* stream_count of them */
     cudaEvent_t start, stop;
     int ran;                     /* a run has recorded the events */
 };
@@ -122,6 +122,7 @@ static lab_status allocate(lab6_pipeline *p)
     return LAB_OK;
 }
 
+/* Given: validation, then allocate(); on failure everything is released. */
 extern "C" lab_status lab6_pipeline_create(lab6_pipeline **out, int capacity, int streams)
 {
     if (!out)
