@@ -9,6 +9,9 @@ endfunction()
 
 set(GRADER_LIST_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/ListGraderTests.cmake)
 set(GRADER_SYMBOLS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/WriteStudentSymbols.cmake)
+# grader/: lab N's grader folder is ${GRADER_SOURCE_DIR}/labN, whichever
+# folder calls add_lab_program.
+get_filename_component(GRADER_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 
 # Makes ctest load `generated` (written after `exe` is built) when it runs;
 # until then it lists one failing test, ${prefix}.NOT_BUILT, so a grader
@@ -160,10 +163,12 @@ function(add_lab_implementation)
 endfunction()
 
 # add_cuda_lab(NUMBER 1 DIR lab1_indexing SOURCES indexing.cu
-#              GRADER lab1/a.c ... BASELINES lab1/baselines.cu
+#              GRADER a.c ... BASELINES baselines.cu
 #              [LIBRARIES grader_helpers ...])
-# builds the student's library (labs/), the reference (solutions/), the
-# baselines, and the grader twice: labN_check and labN_check_solution.
+# (called from grader/labN/CMakeLists.txt: GRADER, BASELINES, RACE_RUNNER,
+# CALLS and CPU_CHECKS are relative to that folder) builds the student's
+# library (labs/), the reference (solutions/), the baselines, and the
+# grader twice: labN_check and labN_check_solution.
 # LIBRARIES: grader code shared between labs, linked into both graders.
 # The recipe (contract, sources, grader) is kept in global properties
 # CUDA_LAB<N>_*, so that add_lab_implementation can build other
@@ -172,7 +177,7 @@ endfunction()
 # student's side exists (no labN_solutions, labN_check_solution or
 # labN.solution.* tests).
 #
-# RACE_RUNNER lab3/race_demo.cu ...: the sources of the lab's race runner
+# RACE_RUNNER race_demo.cu ...: the sources of the lab's race runner
 # (a program that runs each shared-memory kernel once on a small problem and
 # checks the result; see add_lab_implementation). Built as labN_racecheck
 # (labs/) and labN_racecheck_solution (solutions/).
@@ -259,13 +264,13 @@ function(add_lab_program)
     endif()
     add_executable(${exe} ${PROG_SOURCES})
     target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${PROG_LIBRARIES})
-    target_include_directories(${exe} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${lab})
+    target_include_directories(${exe} PRIVATE ${GRADER_SOURCE_DIR}/${lab})
     cuda_labs_warnings(${exe})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
   endforeach()
 endfunction()
 
-# add_lab_profile(NUMBER 4 SOURCES lab4/lab4_profile_runner.c [LIBRARIES ...])
+# add_lab_profile(NUMBER 4 SOURCES lab4_profile_runner.c [LIBRARIES ...])
 # labN_profile(_solution): a program that calls each of the lab's entry
 # points once. `make profile-labN` runs it under Nsight Compute through
 # grader/tools/ncu_profile.py, with the metrics in grader/labN/labN_profile.metrics.
@@ -275,7 +280,7 @@ function(add_lab_profile)
     LIBRARIES ${PROF_LIBRARIES} lab_profile_runner)
 endfunction()
 
-# add_lab_time(NUMBER 3 SOURCES lab3/lab3_time.c [LIBRARIES ...])
+# add_lab_time(NUMBER 3 SOURCES lab3_time.c [LIBRARIES ...])
 # labN_time(_solution), `make time-labN`'s program: each kernel against the
 # lab's baseline with the graders' routine (time/time_kernels.h, common/timing.h).
 function(add_lab_time)

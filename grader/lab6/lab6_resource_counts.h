@@ -1,7 +1,7 @@
 /* Lab 6: what the student's code allocated and released, counted by the
  * grader itself. Every grader of lab 6 is linked with --wrap for the CUDA
  * calls that make and free streams, events and pinned host memory
- * (grader/CMakeLists.txt), so each such call, the student's included, goes
+ * (grader/lab6/CMakeLists.txt), so each such call, the student's included, goes
  * through a counter here first. A pipeline that leaks a stream shows as one
  * more stream alive after lab6_pipeline_destroy than before
  * lab6_pipeline_create, whatever the student's code says about itself. */
