@@ -14,6 +14,7 @@ function(write_if_changed path content)
 endfunction()
 
 # add_lab_variant(lab1/vector_add_no_bounds_test.cmake)
+# (CMakeLists.txt calls it for every labN/*.cmake found.)
 # Reads that file (relative to grader/tests), whose one lab_variant(...) call
 # builds and registers the variant. The lab's number and the variant's name
 # come from the path.
@@ -33,7 +34,6 @@ function(add_lab_variant relative_path)
   if(NOT variant_defined)
     message(FATAL_ERROR "${variant_file} must call lab_variant(...) once")
   endif()
-  set_property(GLOBAL APPEND PROPERTY LAB_VARIANT_FILES ${relative_path})
 endfunction()
 
 # apply_variant_edits(solutions/<dir>/<file> out_var)
