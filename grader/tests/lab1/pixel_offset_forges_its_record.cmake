@@ -4,27 +4,11 @@
 # process with status 0. The test program's record says "passed"; the
 # runner's own run of the CPU check on the helper results the test program
 # recorded (harness/call_log.h) finds the record ends at the first call.
+include(${VARIANTS_SOURCE_DIR}/forge_record.cmake)
 lab_variant(SOLUTION indexing.cu
   FIND [[
 #include "cuda_check.h"]]
-  REPLACE [[
-#include "cuda_check.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-static void forge_record_and_leave(void)
-{
-    FILE *maps = fopen("/proc/self/maps", "r");
-    char line[512];
-    while (maps && fgets(line, sizeof line, maps))
-        if (strstr(line, "grader-record")) {
-            *(volatile int *)strtoul(line, NULL, 16) = 1; /* result_record.returned */
-            _exit(0);
-        }
-}]]
+  REPLACE "#include \"cuda_check.h\"\n\n${FORGE_RECORD_AND_LEAVE}"
   FIND [[
     int col = block_idx.x * block_dim.x + thread_idx.x;
     int row = block_idx.y * block_dim.y + thread_idx.y;]]

@@ -4,27 +4,11 @@
 # the process with status 0. Lab 5's lesson is graded on these CPU checks,
 # so the runner runs them again itself on the helper results the test
 # program recorded (harness/call_log.h): the record ends at the first call.
+include(${VARIANTS_SOURCE_DIR}/forge_record.cmake)
 lab_variant(SOLUTION reduction.cu
   FIND [[
 #include "cuda_check.h"]]
-  REPLACE [[
-#include "cuda_check.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-static void forge_record_and_leave(void)
-{
-    FILE *maps = fopen("/proc/self/maps", "r");
-    char line[512];
-    while (maps && fgets(line, sizeof line, maps))
-        if (strstr(line, "grader-record")) {
-            *(volatile int *)strtoul(line, NULL, 16) = 1; /* result_record.returned */
-            _exit(0);
-        }
-}]]
+  REPLACE "#include \"cuda_check.h\"\n\n${FORGE_RECORD_AND_LEAVE}"
   FIND [[
     return thread_idx.x < stride;]]
   REPLACE [[
