@@ -33,8 +33,31 @@
  * reference's lowest run and 80% over the serial pipeline. */
 #define LAB6_STREAMED_SPEEDUP_MIN 1.8
 
+/* Where the host cannot do better, less: the speedup threshold is the
+ * smaller of LAB6_STREAMED_SPEEDUP_MIN and 1 + SHARE x (T_serial / T_bound - 1),
+ * a share of the gain this machine allows at most (T_bound includes both
+ * copies timed together; lab6_speed_checks.c).
+ *   NVIDIA H200 host, 2026-11-26, 20 runs of gpu_overlap_efficiency (the
+ *   measurement gpu_streamed_speedup makes too) and 5 of the self-test: both
+ *   copies together 5.28 ms (min 5.275, max 5.326) beside 4.84 each alone,
+ *   serial 14.51 ms, so 1 + 0.5 x 1.75 = 1.87 and 1.8 stands; the
+ *   reference's speedup min 2.300 median 2.427 max 2.445, all 20 passed.
+ *   NVIDIA H100 80GB HBM3 host, same day and driver: 256 MiB pinned went
+ *   over at 48-51 GB/s H2D and 54-55 GB/s D2H alone, but 32 GB/s each way
+ *   together (8.2-8.5 ms for both, 5 runs). No pipeline can beat about
+ *   15.3 / 8.4 = 1.83x there; the reference ran 1.65-1.73x (6 runs), and the
+ *   fixed 1.8 failed it every time. There 1 + 0.5 x 0.83 = 1.41: the
+ *   reference's lowest run is 17% over it, the serial pipeline (1.00) 29%
+ *   under it (selftest_serial_below_thresholds checks that on each run). */
+#define LAB6_SPEEDUP_SHARE_OF_ATTAINABLE 0.5
+
 /* The overlap efficiency, balanced case, T_bound the fastest run of each
- * stage alone, before and after the pipeline runs:
+ * stage alone, before and after the pipeline runs (the runs below; since
+ * 2026-11-26 T_bound also includes both copies together, which on the H200
+ * host gave min 0.8858 median 0.9252 max 0.9298 in 20 runs; on the H100
+ * host above, the old bound gave 0.59-0.64 and failed the reference in 6
+ * runs of 6, and those runs' own stage times with both copies together put
+ * it at about (15.3 - 9.0) / (15.3 - 8.4) = 0.91):
  *   reference, H100 (20 runs)                min 0.8682  median 0.8839  max 1.0129
  *   reference, H200 (3 runs)                 min 0.8788  median 0.8827  max 0.8878
  *   serial pipeline as the student, H100     min -0.004  median 0.0002  max 0.0018
