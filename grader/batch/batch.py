@@ -37,7 +37,7 @@ import time
 import traceback
 
 from . import build, course as course_mod, gradescope, outputs, report, review, runner
-from . import sandbox as sandbox_mod, score, submissions, tasks
+from . import sandbox as sandbox_mod, score, slots, submissions, tasks
 from .progress import Progress
 from .outputs import student_dir
 from .util import read_json, read_text, say, say_once, write_atomic, write_json_atomic
@@ -87,6 +87,7 @@ class Batch:
         for g in (self.gpus or [None] * self.jobs):
             self.run_slots.put(g)
         self.pid = os.getpid()
+        self.test_slots = slots.TestSlots(args.tests_at_once)
 
     # ------------------------------------------------------------ set-up
     def prepare(self):
@@ -182,23 +183,24 @@ class Batch:
             return self._finish_lab(lab_out, record, start)
         return BuiltLab(lab, exe, work, lab_out, start, findings)
 
-    def grader_argv(self, built, results_fd, share_lock):
+    def grader_argv(self, built, results_fd, share_lock, at_once):
         """The grader's command line: the course's runner, executing the
         test program linked with the student's code (harness.h). Several
-        tests at once (--jobs) only under the locks: the harness refuses it
-        without them."""
+        tests at once (--jobs, `at_once`: slots.py) only under the locks:
+        the harness refuses it without them."""
         argv = [self.course.recipes[built.lab.name]["runner"], "--tests", built.exe,
                 "--scored-only", "--results-fd", str(results_fd)]
         if self.args.test_timeout:
             argv += ["--timeout", str(self.args.test_timeout)]
-        if share_lock and self.args.tests_at_once > 1:
-            argv += ["--jobs", str(self.args.tests_at_once)]
+        if share_lock and at_once > 1:
+            argv += ["--jobs", str(at_once)]
         return argv
 
-    def run_lab(self, built, gpu, share_lock):
+    def run_lab(self, built, gpu, share_lock, at_once=1):
         """Runs a built lab's grader on `gpu` (None: no GPU), sandboxed;
         `share_lock`: the folder of the locks through which it shares the
-        GPU with the student's other labs (gpu_share.h), or None.
+        GPU with the student's other labs (gpu_share.h), or None, and
+        `at_once` the tests it runs side by side there.
 
         The grader's results come back through a file only the batch can
         name: opened here, unlinked at once, inherited as a descriptor. Its
@@ -224,7 +226,7 @@ class Batch:
                                % (os.path.basename(os.path.dirname(work)), lab.name))
         with tempfile.TemporaryFile(dir=self.private) as channel:
             fd = channel.fileno()
-            argv = self.grader_argv(built, fd, share_lock)
+            argv = self.grader_argv(built, fd, share_lock, at_once)
             wrapped = self.sandbox.wrap(argv, work, readonly, gpu_index=gpu, unprivileged=True,
                                         writable=False, tmp_bytes=SCRATCH_BYTES)
             try:
@@ -247,6 +249,8 @@ class Batch:
             except score.Unreadable as e:
                 problem = "results unreadable"
                 reason = "error: %s (%s); the raw file is kept as grader.json" % (score.UNREADABLE, e)
+        if results and share_lock and not res.timed_out:
+            self.test_slots.record(lab.name, results["tests"])
         if res.timed_out:
             problem = "time limit"
             reason = "the grader was stopped at the lab's time limit (%d s)" % self.args.lab_timeout
@@ -280,8 +284,10 @@ class Batch:
                 with open(os.path.join(lock, name), "w"):
                     pass
                 os.chmod(os.path.join(lock, name), 0o644)
+            at_once = self.test_slots.allot([b.lab.name for b in built])
             with cf.ThreadPoolExecutor(len(built)) as pool:
-                return list(pool.map(lambda b: self.run_lab(b, gpu, lock), built))
+                return list(pool.map(lambda b: self.run_lab(b, gpu, lock, at_once[b.lab.name]),
+                                     built))
         finally:
             self.run_slots.put(gpu)
 

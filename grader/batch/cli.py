@@ -57,8 +57,9 @@ def grade_parser():
                    help="run a student's lab graders one after another, each with the GPU "
                         "alone (default: together, sharing the GPU, every measurement alone)")
     p.add_argument("--tests-at-once", type=_tests_at_once, default=3, metavar="N",
-                   help="tests each grader runs side by side while a student's graders share "
-                        "the GPU (the harness's --jobs, 1-8; default 3)")
+                   help="tests each grader runs side by side, on average, while a student's "
+                        "graders share the GPU (the harness's --jobs, 1-8; default 3): the "
+                        "labs with more work get more of the total (slots.py)")
     p.add_argument("--lab-timeout", type=int, default=900,
                    help="seconds for one lab's whole grader run (default 900)")
     p.add_argument("--test-timeout", type=int, default=0,

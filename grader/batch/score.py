@@ -88,9 +88,12 @@ def read_results(raw):
                 raise Unreadable("test %r: metric %r is not a finite number"
                                  % (t["name"][:80], str(name)[:40]))
             clean[name] = {"value": value, "unit": str(m.get("unit", ""))[:16]}
+        seconds = t.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+            seconds = None  # a test's time only shares out the slots (slots.py)
         tests.append({"name": t["name"], "status": t["status"], "message": _text(t, "message"),
                       "notes": _text(t, "notes"), "output": _text(t, "output"),
-                      "metrics": clean})
+                      "metrics": clean, "seconds": seconds})
     device = data.get("device")
     seed = data.get("seed")
     return {"tests": tests, "device": device if isinstance(device, str) else None,

@@ -15,7 +15,7 @@ import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, review, runner, sandbox, score, submissions, tasks  # noqa: E402
+from batch import batch, review, runner, sandbox, score, slots, submissions, tasks  # noqa: E402
 
 FORK_LOOP = """
 import os, time
@@ -125,25 +125,46 @@ class StudentOnOneGpuTest(unittest.TestCase):
         b.args = types.SimpleNamespace(labs_in_turn=in_turn)
         b.run_slots = queue.Queue()
         b.run_slots.put("0")
+        b.test_slots = slots.TestSlots(3)
         return b
+
+    @staticmethod
+    def built(*names):
+        return [types.SimpleNamespace(lab=types.SimpleNamespace(name=n)) for n in names]
 
     def test_together_with_locks(self):
         b = self.fake_batch(False)
-        labs = ["lab1", "lab2", "lab3"]
+        labs = self.built("lab1", "lab2", "lab3")
         together = threading.Barrier(len(labs), timeout=10)  # broken unless all run at once
         seen = []
 
-        def run_lab(built, gpu, lock):
+        def run_lab(built, gpu, lock, at_once):
             together.wait()
             modes = [oct(os.stat(os.path.join(lock, n)).st_mode & 0o777) for n in ("gate", "gpu")]
-            seen.append((built, gpu, lock, modes))
-            return built + " graded"
+            seen.append((built.lab.name, gpu, lock, modes, at_once))
+            return built.lab.name + " graded"
         b.run_lab = run_lab
         with tempfile.TemporaryDirectory() as scratch:
-            self.assertEqual(b.run_labs(labs, scratch), [l + " graded" for l in labs])
+            self.assertEqual(b.run_labs(labs, scratch), ["lab1 graded", "lab2 graded",
+                                                         "lab3 graded"])
             self.assertEqual({s[2] for s in seen}, {os.path.join(scratch, "gpu-share")})
         self.assertTrue(all(s[1] == "0" and s[3] == ["0o644", "0o644"] for s in seen), seen)
+        self.assertEqual({s[4] for s in seen}, {3})  # nothing measured yet: 3 each
         self.assertEqual(b.run_slots.get_nowait(), "0")  # the slot came back
+
+    def test_slots_follow_the_labs_work(self):
+        b = self.fake_batch(False)
+        for lab, seconds in (("lab1", 10.0), ("lab2", 20.0), ("lab3", 30.0)):
+            b.test_slots.record(lab, [{"seconds": seconds / 2}, {"seconds": seconds / 2}])
+        seen = {}
+
+        def run_lab(built, gpu, lock, at_once):
+            seen[built.lab.name] = at_once
+            return built.lab.name
+        b.run_lab = run_lab
+        with tempfile.TemporaryDirectory() as scratch:
+            b.run_labs(self.built("lab1", "lab2", "lab3"), scratch)
+        self.assertEqual(seen, {"lab1": 2, "lab2": 3, "lab3": 4})
 
     def test_tests_at_once_only_under_the_locks(self):
         b = self.fake_batch(False)
@@ -152,8 +173,9 @@ class StudentOnOneGpuTest(unittest.TestCase):
         b.course = types.SimpleNamespace(recipes={"lab1": {"runner": "/c/lab1_check"}})
         built = types.SimpleNamespace(lab=types.SimpleNamespace(name="lab1"), exe="/w/tests")
         runs = ["/c/lab1_check", "--tests", "/w/tests", "--scored-only", "--results-fd", "5"]
-        self.assertEqual(b.grader_argv(built, 5, "/s/gpu-share"), runs + ["--jobs", "3"])
-        self.assertEqual(b.grader_argv(built, 5, None), runs)
+        self.assertEqual(b.grader_argv(built, 5, "/s/gpu-share", 3), runs + ["--jobs", "3"])
+        self.assertEqual(b.grader_argv(built, 5, "/s/gpu-share", 1), runs)
+        self.assertEqual(b.grader_argv(built, 5, None, 3), runs)
 
     def test_in_turn_without_locks(self):
         b = self.fake_batch(True)
@@ -165,9 +187,40 @@ class StudentOnOneGpuTest(unittest.TestCase):
             running.remove(built)
             return built
         b.run_lab = run_lab
+        labs = self.built("lab1", "lab2")
         with tempfile.TemporaryDirectory() as scratch:
-            self.assertEqual(b.run_labs(["lab1", "lab2"], scratch), ["lab1", "lab2"])
+            self.assertEqual(b.run_labs(labs, scratch), labs)
             self.assertFalse(os.path.exists(os.path.join(scratch, "gpu-share")))
+
+
+class TestSlotsShareTest(unittest.TestCase):
+    """slots.py: how a student's graders share the tests they run at once."""
+    def test_share_in_proportion(self):
+        # The seven labs' summed test times on an H200 (2026-11-26).
+        work = {"lab1": 18.5, "lab2": 19.2, "lab3": 17.7, "lab4": 22.5, "lab5": 35.3,
+                "lab6": 30.8, "lab7": 41.3}
+        self.assertEqual(slots.share(work, 21), {"lab1": 2, "lab2": 2, "lab3": 2, "lab4": 3,
+                                                 "lab5": 4, "lab6": 3, "lab7": 5})
+
+    def test_share_bounds(self):
+        # b stops at the harness's 8; a gets at least 1, and one of what b left over.
+        self.assertEqual(slots.share({"a": 1.0, "b": 1000.0}, 20), {"a": 2, "b": 8})
+        self.assertEqual(slots.share({"a": 1.0, "b": 1.0}, 3), {"a": 2, "b": 1})
+
+    def test_uniform_until_every_lab_is_measured(self):
+        t = slots.TestSlots(3)
+        t.record("lab1", [{"seconds": 5.0}])
+        self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 3, "lab2": 3})
+        t.record("lab2", [{"seconds": None}])  # no time: no measurement
+        self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 3, "lab2": 3})
+        self.assertEqual(t.allot(["lab1"]), {"lab1": 3})
+
+    def test_median_of_recent_runs(self):
+        t = slots.TestSlots(3)
+        for seconds in (10.0, 10.0, 1000.0):  # one student's hung test moves nothing
+            t.record("lab1", [{"seconds": seconds}])
+        t.record("lab2", [{"seconds": 20.0}])
+        self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 2, "lab2": 4})
 
 
 class ReviewTest(unittest.TestCase):
