@@ -18,6 +18,7 @@
 #include "cuda_check.h"
 #include "device_info.h"
 #include "rng.h"
+#include "sm_limit.h"
 
 enum { DEFAULT_SEED = 20261121 };
 
@@ -341,6 +342,18 @@ int harness_child_main(const grader_suite *suite, int argc, char **argv)
         return CHILD_NO_EXEC; /* the grader's trouble, never the student's early exit */
     }
     gpu_share_adopt(&hold);
+    /* An instructor's GRADER_SM_COUNT (sm_limit.h): the GPU's tests run in a
+     * green context of that many SMs, made current before CUDA is used. */
+    char limit_message[RECORD_TEXT_BYTES];
+    int sms = probe || test->group == GROUP_CPU
+                  ? 0 : sm_limit_apply(limit_message, sizeof limit_message);
+    if (sms < 0) {
+        snprintf(harness_shared->message, sizeof harness_shared->message, "%s", limit_message);
+        return CHILD_NO_EXEC;
+    }
+    if (sms > 0)
+        grader_note("ran on %d SMs of the GPU (GRADER_SM_COUNT, a green context; the device "
+                    "attribute still says all of them)", sms);
     /* _exit: the student's atexit handlers and destructors would run after
      * the outcome is set; the test is over when the test function returns. */
     int code = probe ? probe_device() : run_one_test(suite->lab, test, capture_fd);

@@ -1,0 +1,34 @@
+/* Grading on fewer SMs than the GPU has: how the graders' ratios move with
+ * the SM count (docs/design.md, "How thresholds move between GPUs").
+ *
+ * With GRADER_SM_COUNT=N in the environment, each test process runs its
+ * test in a green context of at least N SMs (the driver grants them in
+ * groups, 8 on an H100), current before the CUDA runtime is first used, so
+ * every kernel of the test, the student's and the grader's, runs on those
+ * SMs only. L2, DRAM and the copy engines stay the whole GPU's: this
+ * measures sensitivity to the SM count, not a smaller GPU. Off by default;
+ * an instructor's tool, never a grading setting. */
+#ifndef SM_LIMIT_H
+#define SM_LIMIT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Applies GRADER_SM_COUNT, if set. Returns the SMs granted (0 when the
+ * variable is unset or there is no device); -1 with a sentence in
+ * `message` when it is set but cannot be applied. */
+int sm_limit_apply(char *message, size_t message_size);
+
+/* The SMs granted by sm_limit_apply, or 0 when the whole GPU is in use.
+ * The device attribute (cudaDevAttrMultiProcessorCount) still reports all
+ * of them inside a green context. */
+int sm_limit_granted(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
