@@ -100,7 +100,8 @@ Try it: make check-solution-$lab (passes; the GPU test is skipped without a
 GPU) and make check-$lab (fails); make test registers $lab.solution.* and
 $lab.skeleton.{cpu,gpu}_checks_fail.
 
-Still by hand (docs/design.md, section 6; central lists that name every lab):
+Still by hand (docs/design.md, sections 6.2 and 6.3: the lab itself, and the
+central lists that name every lab):
   [ ] replace the placeholder exercise with the lab's own: labs/$dir/,
       solutions/$dir/ (given code byte for byte as in the skeleton),
       grader/$lab/ (tests, checks, failure messages naming TODO and section),
@@ -120,7 +121,7 @@ Still by hand (docs/design.md, section 6; central lists that name every lab):
   [ ] README.md: the lab's row in the Labs table; once measured, its row in
       "What good looks like"
   [ ] docs/design.md, section 1: the lab's row in the table of labs
-  [ ] handouts/grading.md: the lab's yardstick row (section 5), once it has
+  [ ] handouts/grading.md: the lab's yardstick row (its section 6), once it has
       a speed test
   [ ] handouts/glossary.md: the L$number link in "Section numbers point at
       the handouts", and the lab's terms
