@@ -1,22 +1,52 @@
-# add_answer_libraries() defines one static library per line of
-# grader/answer_libraries.list: answer-shaped code a grader needs (lab 2's
-# naive kernel, which lab 3 is timed against; lab 4's unpadded-tile
-# transpose, which its padded tile is timed against) that a student copy
-# must not hold as source.
+# add_answer_libraries() defines one static library per line of each lab's
+# grader/labN/labN_answer_libraries.list: answer-shaped code a grader needs
+# (lab 2's naive kernel, which lab 3 is timed against; lab 4's
+# unpadded-tile transpose, which its padded tile is timed against) that a
+# student copy must not hold as source. The lists are found by directory,
+# like the labs themselves, so adding a lab's answer library touches only
+# that lab's folder.
 #
 # In the course repository each is built from its source in solutions/. A
 # student copy has no solutions/: make dist-student ships each library
 # compiled to machine code only (SASS for a list of GPUs, no PTX, no source)
 # in grader/prebuilt/<library>/, and this imports it. docs/design.md,
 # section 5, explains the trade-off.
+#
+# Called once, before any lab's folder is added: a lab may link an earlier
+# lab's answer library (lab 3 links lab 2's, lab 7 lab 3's), and defining
+# them all first keeps that true whatever order the labs come in.
 function(add_answer_libraries)
-  file(STRINGS ${PROJECT_SOURCE_DIR}/grader/answer_libraries.list lines REGEX "^[a-z]")
-  foreach(line ${lines})
-    string(REGEX REPLACE "[ \t]+" ";" fields "${line}")
-    list(GET fields 0 name)
-    list(GET fields 1 source)
-    list(GET fields 2 lab_dir)
-    add_answer_library(${name} ${source} ${lab_dir})
+  file(GLOB lists RELATIVE ${PROJECT_SOURCE_DIR}/grader CONFIGURE_DEPENDS
+       ${PROJECT_SOURCE_DIR}/grader/lab[0-9]*/lab[0-9]*_answer_libraries.list)
+  list(SORT lists COMPARE NATURAL)
+  foreach(list_file ${lists})
+    # The number in the file's name must be its folder's: a list copied
+    # into another lab's folder and not renamed stops here, instead of
+    # defining the same libraries twice.
+    if(NOT list_file MATCHES "^lab([0-9]+)/lab([0-9]+)_answer_libraries\\.list$"
+       OR NOT CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
+      message(FATAL_ERROR "grader/${list_file}: an answer-library list is "
+              "grader/labN/labN_answer_libraries.list, with N its folder's number")
+    endif()
+    set(number ${CMAKE_MATCH_1})
+    # Edits to a list re-run the configure, as edits to a CMakeLists.txt do.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+                 ${PROJECT_SOURCE_DIR}/grader/${list_file})
+    file(STRINGS ${PROJECT_SOURCE_DIR}/grader/${list_file} lines REGEX "^[a-z]")
+    foreach(line ${lines})
+      string(REGEX REPLACE "[ \t]+" ";" fields "${line}")
+      list(GET fields 0 name)
+      list(GET fields 1 source)
+      list(GET fields 2 lab_dir)
+      # A lab declares its own answers: code from solutions/labN_<topic>/,
+      # implementing labN.h. Another lab's answer belongs in that lab's list.
+      if(NOT lab_dir MATCHES "^lab${number}_" OR NOT source MATCHES "^${lab_dir}/")
+        message(FATAL_ERROR "grader/${list_file}: ${name} is built from solutions/${source} "
+                "against labs/${lab_dir}/; lab ${number}'s list holds only lab ${number}'s "
+                "answers, from solutions/lab${number}_<topic>/")
+      endif()
+      add_answer_library(${name} ${source} ${lab_dir})
+    endforeach()
   endforeach()
 endfunction()
 

@@ -1,7 +1,7 @@
 /* Lab 4's yardsticks: the naive transpose (a), and the unpadded shared tile
  * (b) that the padded tile is timed against. Answer-shaped, so their source
  * is solutions/lab4_transpose_bank_conflicts/transpose_baselines.cu and a
- * student copy links them prebuilt (grader/answer_libraries.list). Both take
+ * student copy links them prebuilt (lab4_answer_libraries.list). Both take
  * device pointers and valid sizes, launch and return without synchronising. */
 #ifndef LAB4_BASELINES_H
 #define LAB4_BASELINES_H

@@ -3,7 +3,7 @@
  * student, whatever their own stage (1) does (a deliberately slow one must
  * not buy points). Answer-shaped, so its source is
  * solutions/lab5_reduction_divergence/reduction_baselines.cu and a student
- * copy links it prebuilt (grader/answer_libraries.list). Same contract as
+ * copy links it prebuilt (lab5_answer_libraries.list). Same contract as
  * lab5_sum_divergent: device pointers, n >= 1, *out overwritten, launched
  * on the default stream without synchronising. */
 #ifndef LAB5_BASELINES_H

@@ -3,8 +3,8 @@
  * Each speed threshold is a ratio measured in one process against a
  * yardstick (never an absolute time) at M = N = K = LAB7_SPEED_SIZE: lab 3's
  * tiled kernel (lab3_matmul_tiled, TILE 32, from lab 3's reference:
- * lab3_reference in grader/answer_libraries.list), or cuBLAS SGEMM in pure
- * FP32 (CUBLAS_PEDANTIC_MATH: no TF32, no tensor cores; lab7_cublas.c).
+ * lab3_reference, grader/lab3/lab3_answer_libraries.list), or cuBLAS SGEMM
+ * in pure FP32 (CUBLAS_PEDANTIC_MATH: no TF32, no tensor cores; lab7_cublas.c).
  * The points of each test are in lab7_grader.c's test table.
  *
  *

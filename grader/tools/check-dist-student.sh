@@ -42,10 +42,13 @@ mutant=$(sed -n 's/^__global__ void \([A-Za-z0-9_]*\).*/\1/p' \
 if grep -rlw "$mutant" "$copy"; then
   fail "the files above contain the race-demo mutant ($mutant)"
 fi
+# Every answer library a lab declares in its folder, shipped prebuilt.
+source "$repo/grader/tools/answer_libraries.sh"
+declared=$(answer_libraries "$repo") || fail "the labs' answer-library lists are not readable"
+[ -n "$declared" ] || fail "no lab declares an answer library (grader/labN/labN_answer_libraries.list)"
 while read -r name _; do
-  case "$name" in '' | '#'*) continue ;; esac
   [ -f "$copy/grader/prebuilt/$name/lib$name.a" ] || fail "no prebuilt $name"
-done <"$repo/grader/answer_libraries.list"
+done <<<"$declared"
 
 # ------------------------------------------------ configures without them
 cmake -S "$copy" -B "$copy/build" -DCMAKE_BUILD_TYPE=Release \

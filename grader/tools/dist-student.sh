@@ -3,7 +3,8 @@
 #
 # Writes to dir a copy of the course for students: every file of the course
 # repository (tracked, or untracked and not ignored) except solutions/, plus
-# grader/prebuilt/<library>/ for each line of grader/answer_libraries.list:
+# grader/prebuilt/<library>/ for each answer library a lab declares in its
+# folder (grader/labN/labN_answer_libraries.list, found by directory):
 # answer-shaped code a grader times against (lab 2's reference kernel for
 # lab 3, lab 4's unpadded-tile transpose, lab 3's reference for lab 7), compiled
 # to machine code only.
@@ -20,6 +21,8 @@
 # PYTHON (the project's interpreter, which the Makefile and the ctests pass
 # on; else python3 on PATH).
 set -euo pipefail
+# answer_libraries: the labs' answer-library lists, as CMake reads them.
+source "$(dirname "${BASH_SOURCE[0]}")/answer_libraries.sh"
 
 die() {
   echo "dist-student: $*" >&2
@@ -90,7 +93,7 @@ cuda_version=$("$nvcc" --version | sed -n 's/.*, V\([0-9][0-9.]*\).*/\1/p')
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
 want_images=$(for a in $archs; do echo "sass sm_$a"; done | sort)
 
-# prebuild LIBRARY SOURCE LAB_DIR: one line of grader/answer_libraries.list.
+# prebuild LIBRARY SOURCE LAB_DIR: one line of a lab's answer-library list.
 prebuild() {
   local name=$1 source=$2 lab_dir=$3
   local prebuilt=$out/grader/prebuilt/$name
@@ -127,12 +130,13 @@ course; see docs/design.md, "Answers stay in solutions/".
 EOF
 }
 
+declared=$(answer_libraries "$repo") || die "the labs' answer-library lists are not readable"
 prebuilt_names=()
 while read -r name source lab_dir; do
-  case "$name" in '' | '#'*) continue ;; esac
+  [ -n "$name" ] || continue # no lab declares one
   prebuild "$name" "$source" "$lab_dir"
   prebuilt_names+=("$name")
-done <"$repo/grader/answer_libraries.list"
+done <<<"$declared"
 
 # --------------------------------------------------------------- checks
 

@@ -2,9 +2,9 @@
  *
  * The unpadded tile is the answer to the lab's version (b), so it lives in
  * solutions/ and a student copy gets it as machine code only
- * (grader/answer_libraries.list). It is written apart from the reference's
- * helpers so that the grader's yardstick cannot change when a student's
- * helpers do. */
+ * (grader/lab4/lab4_answer_libraries.list). It is written apart from the
+ * reference's helpers so that the grader's yardstick cannot change when a
+ * student's helpers do. */
 #include <stdint.h>
 
 #include "lab4.h"

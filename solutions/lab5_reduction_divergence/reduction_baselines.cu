@@ -2,9 +2,10 @@
  * divergent reduction of stage (1).
  *
  * It is the answer to the lab's stage (1), so it lives in solutions/ and a
- * student copy gets it as machine code only (grader/answer_libraries.list).
- * It is written apart from the reference's helpers so that the grader's
- * yardstick cannot change when a student's helpers do. */
+ * student copy gets it as machine code only
+ * (grader/lab5/lab5_answer_libraries.list). It is written apart from the
+ * reference's helpers so that the grader's yardstick cannot change when a
+ * student's helpers do. */
 #include "lab5.h"
 
 #include "cuda_check.h"

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# ctest's docs.new_lab_scaffold: grader/tools/new-lab.sh, end to end.
+#
+#   check-new-lab.sh WORK_DIR      (WORK_DIR is emptied first)
+#
+# Copies the repository (its files as dist-student.sh lists them: tracked,
+# or untracked and not ignored) to WORK_DIR/course, runs new-lab.sh there
+# for the next free lab number (8 while there are seven labs) and checks
+# that the lab it makes needs nothing else to be a lab:
+#   - the course's consistency checks pass with it (TODOs in step with the
+#     handout's table, labN_calls.c generated, skeletons.manifest, given
+#     code equal in skeleton and solution, the handouts' numbers);
+#   - the copy configures, and the lab's two graders build (only those
+#     targets, for one GPU architecture, to keep the test short);
+#   - its ctests follow the course's convention: labN.solution.* pass (the
+#     GPU one skipped without a GPU) and labN.skeleton.cpu_checks_fail
+#     passes because the skeleton's CPU group fails, with exit status 1
+#     (graded and failed, not crashed) and a message naming TODO(N.1);
+#   - its runners hold no student code (check_runner_boundary.py).
+# CUDACXX names the nvcc, PYTHON the interpreter, NM the nm of the build.
+set -euo pipefail
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+[ $# -eq 1 ] || fail "usage: $0 WORK_DIR"
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+work=$1
+copy=$work/course
+python=${PYTHON:-python3}
+rm -rf "$work"
+mkdir -p "$copy"
+
+# ------------------------------------------------------------------ copy
+if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
+    tar --null -T - -cf -) | tar -xf - -C "$copy"
+else
+  (cd "$repo" && tar --exclude=.git --exclude='./build*' -cf - .) | tar -xf - -C "$copy"
+fi
+
+# The next lab number: the test keeps working once a real lab 8 exists.
+last=$(ls -d "$copy"/labs/lab[0-9]*_*/ | sed 's|.*/lab\([0-9]*\)_.*|\1|' | sort -n | tail -1)
+n=$((last + 1))
+lab=lab$n
+
+# ------------------------------------------------------------- scaffold
+# Every file of the copy with its hash (Python's caches aside), so that
+# what new-lab.sh changed can be compared with what it says it changed.
+snapshot() {
+  (cd "$copy" && find . -type f ! -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum |
+    sed 's|  \./|  |')
+}
+before=$(snapshot)
+PYTHON=$python bash "$copy/grader/tools/new-lab.sh" "$n" example >"$work/new-lab.log" 2>&1 ||
+  fail "new-lab.sh $n example failed; see $work/new-lab.log"
+after=$(snapshot)
+# It lists what it created (two-space indented paths) and names the
+# manifest it regenerated; nothing else of the course may have changed.
+said=$( (sed -n 's/^  \(\(labs\|solutions\|grader\|handouts\)\/[^ ]*\)$/\1/p' "$work/new-lab.log"
+  echo grader/skeletons.manifest) | sort -u)
+changed=$(diff <(echo "$before") <(echo "$after") | sed -n 's/^[<>] [0-9a-f]*  //p' | sort -u || true)
+[ "$changed" = "$said" ] || fail "new-lab.sh changed other files than it lists:
+$(diff <(echo "$said") <(echo "$changed") || true)"
+for f in labs/${lab}_example/$lab.h labs/${lab}_example/example.cu \
+  solutions/${lab}_example/example.cu grader/$lab/CMakeLists.txt grader/$lab/${lab}_grader.c \
+  grader/$lab/${lab}_calls.c handouts/$lab-example.md; do
+  grep -qxF "$f" <<<"$changed" || fail "new-lab.sh did not make $f"
+done
+grep -q "labs/${lab}_example/example.cu" "$copy/grader/skeletons.manifest" ||
+  fail "grader/skeletons.manifest does not list the new skeleton"
+# The count the issue asks for: how many files adding a lab touches.
+echo "new-lab.sh $n example touched $(wc -l <<<"$changed") files:"
+sed 's/^/  /' <<<"$changed"
+
+# ------------------------------------------------ the course's own checks
+tools=$copy/grader/tools
+"$python" "$tools/check_todos.py" "$copy" --strict >"$work/docs.log" 2>&1 ||
+  fail "check_todos.py --strict fails on the new lab; see $work/docs.log"
+"$python" "$tools/gen_calls.py" "$copy" --check >>"$work/docs.log" 2>&1 ||
+  fail "gen_calls.py --check fails on the new lab; see $work/docs.log"
+"$python" "$tools/skeleton_manifest.py" --check --root "$copy" >>"$work/docs.log" 2>&1 ||
+  fail "skeleton_manifest.py --check fails on the new lab; see $work/docs.log"
+"$python" "$tools/check_given_code.py" --root "$copy" >>"$work/docs.log" 2>&1 ||
+  fail "check_given_code.py fails on the new lab; see $work/docs.log"
+"$python" "$copy/grader/bench/handout_numbers.py" --check "$copy/README.md" "$copy"/handouts/lab*.md \
+  >>"$work/docs.log" 2>&1 || fail "handout_numbers.py --check fails with the new lab; see $work/docs.log"
+
+# ---------------------------------------------- configure, build, grade
+build=$copy/build
+cmake -S "$copy" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  -DPython3_EXECUTABLE:FILEPATH="$(command -v "$python")" \
+  -DCMAKE_CUDA_ARCHITECTURES="${CHECK_NEW_LAB_ARCH:-80-real}" >"$work/configure.log" 2>&1 ||
+  fail "configuring the copy with lab $n failed; see $work/configure.log"
+cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${lab}_check" "${lab}_check_solution" \
+  >"$work/build.log" 2>&1 || fail "building ${lab}_check and ${lab}_check_solution failed; see $work/build.log"
+if grep -i "warning" "$work/build.log"; then
+  fail "the new lab builds with the warnings above"
+fi
+
+# Every ctest of the lab is registered, the GPU ones too.
+listing=$(cd "$build" && ctest -N -R "^$lab\\.")
+for t in solution.cpu_element_index_coverage solution.gpu_scale skeleton.cpu_checks_fail \
+  skeleton.gpu_checks_fail; do
+  grep -q " $lab\\.$t\$" <<<"$listing" || fail "ctest has no $lab.$t:
+$listing"
+done
+# The CPU group, as make test runs it: the solution's tests pass and the
+# skeleton's expected failure happens.
+(cd "$build" && ctest -R "^$lab\\." -L cpu --output-on-failure) >"$work/ctest.log" 2>&1 ||
+  fail "the new lab's CPU ctests failed; see $work/ctest.log"
+grep -q "100% tests passed, 0 tests failed out of 2" "$work/ctest.log" ||
+  fail "expected 2 CPU ctests of lab $n to pass; see $work/ctest.log"
+
+status=0
+"$build/bin/${lab}_check" --group cpu >"$work/skeleton.log" 2>&1 || status=$?
+[ "$status" -eq 1 ] || fail "${lab}_check --group cpu on the skeleton exited $status, expected 1" \
+  "(checks failed); see $work/skeleton.log"
+grep -q "TODO($n.1) ${lab}_element_index" "$work/skeleton.log" ||
+  fail "the skeleton's failure does not name TODO($n.1); see $work/skeleton.log"
+
+"$python" "$tools/check_runner_boundary.py" "${NM:-nm}" \
+  "$build/bin/${lab}_check" "$build/bin/${lab}_check_tests.symbols" "$copy/grader/$lab/${lab}_calls.c" -- \
+  "$build/bin/${lab}_check_solution" "$build/bin/${lab}_check_solution_tests.symbols" \
+  "$copy/grader/$lab/${lab}_calls.c" >"$work/boundary.log" 2>&1 ||
+  fail "the new lab's runners hold student code; see $work/boundary.log"
+
+echo "PASS: new-lab.sh $n example made a lab that passes the course's checks, builds," \
+  "passes on its solution and fails on its skeleton"

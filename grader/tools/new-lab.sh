@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# grader/tools/new-lab.sh N TOPIC    (e.g. new-lab.sh 8 sparse_matvec)
+#
+# Makes a working, empty lab N: one placeholder exercise (scale a vector)
+# with one TODO, whose grader passes on the solution and fails on the
+# skeleton, in the four places a lab lives (docs/design.md, section 6):
+#   labs/labN_TOPIC/          labN.h (the contract) and TOPIC.cu (the skeleton)
+#   solutions/labN_TOPIC/     TOPIC.cu, the same file solved
+#   grader/labN/              CMakeLists.txt, the test table, the checks, the
+#                             rubric, and labN_calls.c (grader/tools/gen_calls.py)
+#   handouts/labN-TOPIC.md    (underscores become hyphens)
+# and regenerates the one central file derived from the labs,
+# grader/skeletons.manifest (skeleton_manifest.py). Everything else finds a
+# lab by its folder (CMake, the Makefile, the batch grader, the docs
+# checks). The central lists that still name every lab by hand are printed
+# at the end as a checklist. The templates are grader/tools/new_lab/*.in.
+#
+# The ctest docs.new_lab_scaffold runs this in a copy of the repository and
+# grades the result (grader/tools/check-new-lab.sh).
+#
+# Environment: PYTHON (the project's interpreter; else python3 on PATH).
+set -euo pipefail
+
+die() {
+  echo "new-lab: $*" >&2
+  exit 1
+}
+
+[ $# -eq 2 ] || die "usage: $0 N TOPIC   (TOPIC: lower case, digits, underscores: warp_tiling)"
+number=$1
+topic=$2
+[[ "$number" =~ ^[1-9][0-9]*$ ]] || die "N must be a lab number (1, 2, ...), not '$number'"
+# The folder name labN_TOPIC is the lab's identity everywhere (Makefile,
+# batch whitelist, check_todos), and C identifiers are made from TOPIC.
+[[ "$topic" =~ ^[a-z][a-z0-9]*(_[a-z0-9]+)*$ ]] ||
+  die "TOPIC must be lower case words joined by underscores (warp_tiling), not '$topic'"
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+templates=$repo/grader/tools/new_lab
+python=${PYTHON:-python3}
+"$python" -c '' 2>/dev/null || die "Python 3 is needed (gen_calls.py, skeleton_manifest.py); found no $python"
+
+lab=lab$number
+dir=${lab}_$topic
+handout=$lab-${topic//_/-}.md
+title=${topic//_/ }
+
+# Lab N must not exist in any of its places, under any topic.
+shopt -s nullglob
+taken=("$repo/labs/${lab}_"* "$repo/solutions/${lab}_"* "$repo/grader/$lab" "$repo/handouts/$lab-"*)
+shopt -u nullglob
+for path in "${taken[@]}"; do
+  [ -e "$path" ] && die "lab $number exists already: ${path#"$repo"/}"
+done
+
+created=()
+# render TEMPLATE DEST [skeleton|solution]: the template with @N@, @TOPIC@,
+# @TITLE@ and @HANDOUT@ filled in. A template shared by the skeleton and the
+# solution marks their differences with //@skeleton, //@solution and //@end
+# lines, so the given code is one text and stays identical in both (the
+# ctest docs.given_code_equal).
+render() {
+  local template=$1 dest=$2 side=${3:-}
+  mkdir -p "$(dirname "$repo/$dest")"
+  awk -v side="$side" '
+    $0 == "//@skeleton" { part = "skeleton"; next }
+    $0 == "//@solution" { part = "solution"; next }
+    $0 == "//@end"      { part = ""; next }
+    part == "" || part == side' "$templates/$template" |
+    sed -e "s/@N@/$number/g" -e "s/@TOPIC@/$topic/g" -e "s/@TITLE@/$title/g" \
+      -e "s/@HANDOUT@/$handout/g" >"$repo/$dest"
+  created+=("$dest")
+}
+
+render lab.h.in "labs/$dir/$lab.h"
+render topic.cu.in "labs/$dir/$topic.cu" skeleton
+render topic.cu.in "solutions/$dir/$topic.cu" solution
+render CMakeLists.txt.in "grader/$lab/CMakeLists.txt"
+render grader.c.in "grader/$lab/${lab}_grader.c"
+render checks.h.in "grader/$lab/${lab}_checks.h"
+render rubric.h.in "grader/$lab/${lab}_rubric.h"
+render cpu_checks.c.in "grader/$lab/${lab}_cpu_checks.c"
+render gpu_checks.c.in "grader/$lab/${lab}_gpu_checks.c"
+render handout.md.in "handouts/$handout"
+
+# Derived from the labs, so generated rather than written: the CPU checks'
+# recording helpers from labN.h, and the manifest make submit compares a
+# student's files with.
+"$python" "$repo/grader/tools/gen_calls.py" "$repo" --write >/dev/null
+[ -f "$repo/grader/$lab/${lab}_calls.c" ] || die "gen_calls.py wrote no grader/$lab/${lab}_calls.c"
+created+=("grader/$lab/${lab}_calls.c")
+"$python" "$repo/grader/tools/skeleton_manifest.py" --write --root "$repo" >/dev/null
+
+echo "new-lab: lab $number ($dir) created:"
+printf '  %s\n' "${created[@]}"
+echo "and regenerated: grader/skeletons.manifest"
+cat <<EOF
+
+Try it: make check-solution-$lab (passes; the GPU test is skipped without a
+GPU) and make check-$lab (fails); make test registers $lab.solution.* and
+$lab.skeleton.{cpu,gpu}_checks_fail.
+
+Still by hand (docs/design.md, sections 6.2 and 6.3: the lab itself, and the
+central lists that name every lab):
+  [ ] replace the placeholder exercise with the lab's own: labs/$dir/,
+      solutions/$dir/ (given code byte for byte as in the skeleton),
+      grader/$lab/ (tests, checks, failure messages naming TODO and section),
+      handouts/$handout; after editing $lab.h run
+      grader/tools/gen_calls.py . --write, after editing the skeleton
+      make skeleton-manifest
+  [ ] grader/tests/$lab/*.cmake: at least six known-wrong variants; after a
+      GPU run of ctest -L variant, their rows in grader/tests/outcomes.tsv
+      (grader/tools/outcome_table.py)
+  [ ] speed tests: thresholds calibrated on a GPU in grader/$lab/${lab}_rubric.h,
+      partial credit in grader/$lab/${lab}_speed_curve.txt; a baseline that is
+      an answer goes in solutions/$dir/ with a line in
+      grader/$lab/${lab}_answer_libraries.list
+  [ ] optional tools in grader/$lab/CMakeLists.txt: add_lab_time (make
+      time-$lab), add_lab_profile + ${lab}_profile.metrics (make profile-$lab),
+      RACE_RUNNER for shared memory
+  [ ] README.md: the lab's row in the Labs table; once measured, its row in
+      "What good looks like"
+  [ ] docs/design.md, section 1: the lab's row in the table of labs
+  [ ] handouts/grading.md: the lab's yardstick row (its section 6), once it has
+      a speed test
+  [ ] handouts/glossary.md: the L$number link in "Section numbers point at
+      the handouts", and the lab's terms
+  [ ] make bench: grader/bench/bench_$lab.c, add_bench_runner($number ...) in
+      grader/bench/CMakeLists.txt, $number in LABS of grader/bench/bench.py,
+      the headline row of grader/bench/results_tables.py; then make bench
+      LAB=$number on a GPU and make handout-numbers (handout_numbers.py reads
+      every handouts/lab*.md and grader/lab*/lab*_rubric.h itself)
+  [ ] grader/tests/submissions/: fixtures whose expectations list labs or
+      gradebook columns (batch.fixture_corpus grades every lab)
+  [ ] on a GPU: make check-solutions, ctest -R '^$lab\.' (the skeleton's GPU
+      group fails), make dist-student OUT=/tmp/copy
+EOF
