@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -182,10 +183,44 @@ static void write_json_test(FILE *f, const test_outcome *out)
     fprintf(f, "}}");
 }
 
+/* A number as the shortest text that reads back as the same double, so a
+ * reader of --rubric computes with exactly the table's values (a floor of
+ * 0.6 is written 0.6, not 0.59999999999999998). Finite numbers only. */
+static void json_write_exact(FILE *f, double value)
+{
+    char text[32];
+    for (int digits = 15; digits <= 17; ++digits) {
+        snprintf(text, sizeof text, "%.*g", digits, value);
+        if (strtod(text, NULL) == value)
+            break;
+    }
+    fprintf(f, "%s", text);
+}
+
+/* A speed test's partial-credit curve (harness.h, grader_speed_curve), or null. */
+static void write_rubric_curve(FILE *f, const grader_speed_curve *curve)
+{
+    if (!curve->metric) {
+        fprintf(f, "null");
+        return;
+    }
+    fprintf(f, "{\"metric\": ");
+    json_write_string(f, curve->metric);
+    fprintf(f, ", \"floor\": ");
+    json_write_exact(f, curve->floor);
+    fprintf(f, ", \"reference\": ");
+    if (curve->reference > 0)
+        json_write_exact(f, curve->reference);
+    else
+        fprintf(f, "null");
+    fprintf(f, "}");
+}
+
+/* Schema 2 added each test's "speed" (its curve, or null) to schema 1. */
 void report_write_rubric(FILE *f, const grader_suite *suite)
 {
     const char *groups[] = {"cpu", "gpu", "selftest"};
-    fprintf(f, "{\"schema\": \"cuda-labs-rubric/1\", \"lab\": ");
+    fprintf(f, "{\"schema\": \"cuda-labs-rubric/2\", \"lab\": ");
     json_write_string(f, suite->lab);
     fprintf(f, ", \"title\": ");
     json_write_string(f, suite->title);
@@ -202,6 +237,8 @@ void report_write_rubric(FILE *f, const grader_suite *suite)
             json_write_string(f, t->gate);
         else
             fprintf(f, "null");
+        fprintf(f, ", \"speed\": ");
+        write_rubric_curve(f, &t->curve);
         fprintf(f, "}%s\n", i + 1 < suite->count ? "," : "");
     }
     fprintf(f, "]}\n");
