@@ -20,12 +20,12 @@ import fcntl
 import hashlib
 import json
 import os
-import re
 import shlex
 import shutil
 import subprocess
 
 from . import labs as labs_mod
+from . import score
 from .util import read_json, say, write_json_atomic
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -83,7 +83,9 @@ class Course:
         self.labs = labs_mod.discover(self.src)
         self.recipes = info["recipes"]      # lab name -> recipe
         self.rubrics = info["rubrics"]      # lab name -> --rubric JSON
-        self.curves = info.get("curves", {})
+        # Partial credit for speed: the test tables' curves, in the rubrics.
+        self.curves = {name: score.curve_from_rubric(rubric)
+                       for name, rubric in self.rubrics.items()}
         self.fingerprint = info["fingerprint"]
 
 
@@ -165,7 +167,7 @@ def _build(course_root, cache, arch, jobs, env, fp):
         raise RuntimeError("building the course's graders failed; see %s" % log)
 
     info = {"fingerprint": fp, "src": src, "build": build, "arch": arch,
-            "recipes": {}, "rubrics": {}, "curves": {}}
+            "recipes": {}, "rubrics": {}}
     commands = read_json(os.path.join(build, "compile_commands.json"), [])
     for lab in labs:
         info["recipes"][lab.name] = _recipe(lab, build, commands)
@@ -174,7 +176,6 @@ def _build(course_root, cache, arch, jobs, env, fp):
         if out.returncode != 0:
             raise RuntimeError("%s --rubric failed: %s" % (exe, out.stderr.strip()))
         info["rubrics"][lab.name] = json.loads(out.stdout)
-        info["curves"][lab.name] = read_curve(src, lab)
     write_json_atomic(os.path.join(cache, "course.json"), info)
     return Course(cache, info)
 
@@ -244,25 +245,3 @@ def _recipe(lab, build, commands):
 def _arg_after(args, flag):
     return args[args.index(flag) + 1] if flag in args else None
 
-
-CURVE_LINE = re.compile(r"^\s*([A-Za-z0-9_]+)\s+([A-Za-z0-9_]+)\s+([0-9.]+)(?:\s+([0-9.]+))?\s*(?:#.*)?$")
-
-
-def read_curve(src, lab):
-    """grader/labN/labN_speed_curve.txt: for each speed test that earns
-    partial credit, the metric holding its ratio and the floor ratio that
-    earns nothing (full points at the rubric's threshold, linear between),
-    and optionally the reference solution's measured ratio (review.py).
-    A lab without the file gives speed points only to a passed test."""
-    path = os.path.join(src, "grader", lab.name, "%s_speed_curve.txt" % lab.name)
-    curve = {}
-    try:
-        with open(path) as f:
-            for line in f:
-                m = CURVE_LINE.match(line)
-                if m:
-                    curve[m.group(1)] = {"metric": m.group(2), "floor": float(m.group(3)),
-                                         "reference": float(m.group(4)) if m.group(4) else None}
-    except OSError:
-        pass
-    return curve

@@ -154,9 +154,10 @@ def flags_for_file(rel, text, pristine_text):
 
 def speed_flags(lab_record, curve):
     """Speed ratios far beyond the reference solution's: more than 1.5x the
-    reference's median where the lab's curve file gives it, else more than
-    3x the threshold (the physical floor check catches the impossible; this
-    catches the implausible)."""
+    reference's median where the test's curve gives it (labN_rubric.h, via
+    the rubric: score.curve_from_rubric), else more than 3x the threshold
+    (the physical floor check catches the impossible; this catches the
+    implausible)."""
     found = []
     for t in lab_record["tests"]:
         ratio, threshold = t.get("ratio"), t.get("threshold")

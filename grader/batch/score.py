@@ -8,9 +8,10 @@ and the lab's test table (--rubric):
 - points come from the rubric, never from the results: a passed test earns
   its rubric points unless its gate (the rubric's "gate") failed, so a
   forged "points" or "gated_by" in the file changes nothing;
-- a failed speed test earns partial credit on the lab's curve
-  (labN_speed_curve.txt): nothing at or below the floor ratio, full points
-  at the rubric's threshold, linear in between;
+- a failed speed test earns partial credit on its curve (the rubric's
+  "speed": the test table's row, curve_from_rubric): nothing at or below
+  the floor ratio, full points at the threshold the test reports, linear
+  in between;
 - a GPU test that found no GPU earns 0 and says "not graded: no GPU" (it is
   never counted as passed); the lab is flagged as partly graded;
 - a test that never reported (the grader crashed or was killed as a whole,
@@ -130,6 +131,22 @@ def _metric(test, name):
     m = (test.get("metrics") or {}).get(name)
     v = m.get("value") if isinstance(m, dict) else None
     return v if isinstance(v, (int, float)) and math.isfinite(v) else None
+
+
+def curve_from_rubric(rubric):
+    """{test name: {"metric", "floor", "reference"}} for every test whose
+    row in the lab's test table has a partial-credit curve (--rubric's
+    "speed", harness.h's grader_speed_curve); "reference" is None where
+    the reference's ratio was not measured. A rubric without "speed"
+    (schema 1) has no curve: speed points go only to a passed test."""
+    curve = {}
+    for t in rubric.get("tests", []):
+        spec = t.get("speed")
+        if spec:
+            reference = spec.get("reference")
+            curve[t["name"]] = {"metric": spec["metric"], "floor": float(spec["floor"]),
+                                "reference": None if reference is None else float(reference)}
+    return curve
 
 
 def speed_partial(test, points, curve, gated=False):
