@@ -12,8 +12,9 @@ and the lab's test table (--rubric):
   "speed": the test table's row, curve_from_rubric): nothing at or below
   the floor ratio, full points at the threshold the test reports, linear
   in between;
-- a GPU test that found no GPU earns 0 and says "not graded: no GPU" (it is
-  never counted as passed); the lab is flagged as partly graded;
+- a GPU test that found no GPU (its "skip_reason" is "no_gpu") earns 0 and
+  says "not graded: no GPU" (it is never counted as passed); the lab is
+  flagged as partly graded;
 - a test that never reported (the grader crashed or was killed as a whole,
   or the lab did not build, or was not submitted) earns 0 and says why.
 
@@ -26,6 +27,8 @@ NO_GPU = "not graded: no GPU"
 OUTPUT_LIMIT = 4000
 RESULTS_MAX_BYTES = 8 << 20   # a grader's results are tens of KiB
 STATUSES = ("pass", "fail", "skip", "crash", "timeout")
+# Why a test was skipped (harness.h, grader_skip_reason); null when it was not.
+SKIP_REASONS = ("by_test", "no_gpu", "no_tool")
 UNREADABLE = "grader results unreadable"
 
 
@@ -56,7 +59,8 @@ def _text(test, key):
 def read_results(raw):
     """The grader's results as a dict whose every field scoring reads has
     the right type, from raw bytes; raises Unreadable. Only what scoring
-    uses is kept: name, status, message, notes, output and metrics."""
+    uses is kept: name, status, skip_reason, message, notes, output and
+    metrics. A skip_reason absent (results before schema 3) is None."""
     if len(raw) > RESULTS_MAX_BYTES:
         raise Unreadable("over %d MiB" % (RESULTS_MAX_BYTES >> 20))
     text = raw.decode("utf-8", errors="replace")
@@ -77,6 +81,9 @@ def read_results(raw):
         seen.add(t["name"])
         if t.get("status") not in STATUSES:
             raise Unreadable("test %r: status %r" % (t["name"][:80], str(t.get("status"))[:20]))
+        skip_reason = t.get("skip_reason")
+        if skip_reason is not None and skip_reason not in SKIP_REASONS:
+            raise Unreadable("test %r: skip_reason %r" % (t["name"][:80], str(skip_reason)[:20]))
         metrics = t.get("metrics") or {}
         if not isinstance(metrics, dict):
             raise Unreadable("test %r: metrics are not an object" % t["name"][:80])
@@ -89,7 +96,8 @@ def read_results(raw):
                 raise Unreadable("test %r: metric %r is not a finite number"
                                  % (t["name"][:80], str(name)[:40]))
             clean[name] = {"value": value, "unit": str(m.get("unit", ""))[:16]}
-        tests.append({"name": t["name"], "status": t["status"], "message": _text(t, "message"),
+        tests.append({"name": t["name"], "status": t["status"], "skip_reason": skip_reason,
+                      "message": _text(t, "message"),
                       "notes": _text(t, "notes"), "output": _text(t, "output"),
                       "metrics": clean})
     device = data.get("device")
@@ -201,7 +209,7 @@ def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
                 entry["score"] = 0.0 if gate else float(points)
                 entry["status"] = "passed"
                 entry["output"] = _student_message(t, gate) if gate else _clip(t.get("notes", ""))
-            elif t["status"] == "skip" and "no CUDA device" in (t.get("message") or ""):
+            elif t["status"] == "skip" and t.get("skip_reason") == "no_gpu":
                 entry["no_gpu"] = True
                 entry["output"] = NO_GPU
             elif t["status"] == "skip":

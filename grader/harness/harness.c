@@ -203,7 +203,7 @@ static void add_to_totals(const test_outcome *out, score_totals *t)
     } else if (out->status == OUTCOME_SKIP) {
         ++t->skips;
         t->not_graded += out->test->points;
-        t->skipped_for_gpu += strstr(out->record.message, "no CUDA device") != NULL;
+        t->skipped_for_gpu += out->record.skip_reason == GRADER_SKIP_NO_GPU;
     } else {
         ++t->failures;
     }

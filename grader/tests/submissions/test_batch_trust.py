@@ -29,8 +29,9 @@ RUBRIC = {"title": "Lab 9", "tests": [
 
 
 def results(*tests, **extra):
-    body = {"schema": "cuda-labs-results/2", "device": "test", "seed": 1,
-            "tests": [dict({"message": "", "notes": "", "output": "", "metrics": {}}, **t)
+    body = {"schema": "cuda-labs-results/3", "device": "test", "seed": 1,
+            "tests": [dict({"message": "", "notes": "", "output": "", "skip_reason": None,
+                            "metrics": {}}, **t)
                       for t in tests]}
     body.update(extra)
     return json.dumps(body).encode()
@@ -73,10 +74,25 @@ class ResultsTest(unittest.TestCase):
                     b'{"tests": [{"name": "cpu_a"}]}',
                     b'{"tests": [{"name": "cpu_a", "status": "passed"}]}',
                     b'{"tests": [{"name": "cpu_a", "status": "pass", "message": 3}]}',
+                    b'{"tests": [{"name": "cpu_a", "status": "skip", "skip_reason": "gpu"}]}',
+                    b'{"tests": [{"name": "cpu_a", "status": "skip", "skip_reason": 2}]}',
                     b'{"tests": [{"name": "a", "status": "pass"}, {"name": "a", "status": "pass"}]}',
                     b'{"tests": [' * 5000):
             with self.assertRaises(score.Unreadable, msg=bad[:60]):
                 score.read_results(bad)
+
+    def test_the_skip_reason_is_read(self):
+        raw = results({"name": "gpu_mechanism", "status": "skip", "skip_reason": "no_gpu",
+                       "message": "skipped: no CUDA device on this machine (GPU checks need one)"})
+        rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
+        self.assertEqual(rec["no_gpu_points"], 4)
+        # Results of schema 2 have none: readable, and a skip that is only a skip.
+        raw = json.dumps({"schema": "cuda-labs-results/2", "tests": [
+            {"name": "gpu_mechanism", "status": "skip",
+             "message": "skipped: no CUDA device on this machine (GPU checks need one)"}]})
+        got = score.read_results(raw.encode())
+        self.assertIsNone(got["tests"][0]["skip_reason"])
+        self.assertEqual(score.score_lab("lab9", RUBRIC, {}, results=got)["no_gpu_points"], 0)
 
     def test_invalid_utf8_is_replaced_not_fatal(self):
         raw = results({"name": "cpu_a", "status": "fail"}).replace(b'"output": ""',

@@ -99,13 +99,27 @@ class CurveTest(unittest.TestCase):
 
     def test_no_gpu_is_never_passed(self):
         rubric = {"tests": [{"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None}]}
-        res = {"tests": [{"name": "g", "status": "skip", "points": 0,
-                          "message": "no CUDA device (no NVIDIA driver or GPU found)"}]}
+        res = {"tests": [{"name": "g", "status": "skip", "points": 0, "skip_reason": "no_gpu",
+                          "message": "skipped: no CUDA device on this machine (GPU checks need one)"}]}
         rec = score.score_lab("lab9", rubric, {}, res)
         t = rec["tests"][0]
         self.assertEqual((t["status"], t["score"], t["no_gpu"], t["output"]),
                          ("failed", 0.0, True, score.NO_GPU))
         self.assertEqual(rec["no_gpu_points"], 5)
+
+    def test_no_gpu_is_the_reason_not_the_message(self):
+        """The results' skip_reason decides, never the words of the message."""
+        rubric = {"tests": [{"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None}]}
+        for reason, message, no_gpu in (
+                ("by_test", "no CUDA device? skipped by the test", False),
+                ("no_tool", "not graded: compute-sanitizer was not found", False),
+                (None, "skipped: no CUDA device on this machine", False),
+                ("no_gpu", "not graded: the race runner saw no GPU", True)):
+            res = {"tests": [{"name": "g", "status": "skip", "skip_reason": reason,
+                              "message": message}]}
+            t = score.score_lab("lab9", rubric, {}, res)["tests"][0]
+            self.assertEqual(t["no_gpu"], no_gpu, reason)
+            self.assertEqual(t["output"], score.NO_GPU if no_gpu else "not graded: " + message)
 
 
 class GradedTestsTest(unittest.TestCase):
