@@ -22,6 +22,8 @@ The result is a plain dict (the lab record, lab.json); gradescope.py turns
 records into Gradescope's results.json."""
 import json
 import math
+from dataclasses import dataclass
+from typing import Dict, Optional
 
 NO_GPU = "not graded: no GPU"
 OUTPUT_LIMIT = 4000
@@ -37,13 +39,13 @@ class Unreadable(ValueError):
 
 
 def _no_constant(name):
-    raise Unreadable("%s is not a number JSON allows" % name)
+    raise Unreadable(f"{name} is not a number JSON allows")
 
 
 def _finite_float(text):
     value = float(text)
     if not math.isfinite(value):
-        raise Unreadable("the number %s is not finite" % text[:40])
+        raise Unreadable(f"the number {text[:40]} is not finite")
     return value
 
 
@@ -52,7 +54,7 @@ def _text(test, key):
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise Unreadable("test %r: %s is not text" % (test.get("name"), key))
+        raise Unreadable(f"test {test.get('name')!r}: {key} is not text")
     return value
 
 
@@ -62,7 +64,7 @@ def read_results(raw):
     uses is kept: name, status, skip_reason, message, notes, output and
     metrics. A skip_reason absent (results before schema 3) is None."""
     if len(raw) > RESULTS_MAX_BYTES:
-        raise Unreadable("over %d MiB" % (RESULTS_MAX_BYTES >> 20))
+        raise Unreadable(f"over {RESULTS_MAX_BYTES >> 20} MiB")
     text = raw.decode("utf-8", errors="replace")
     if not text.strip():
         raise Unreadable("empty")
@@ -77,24 +79,24 @@ def read_results(raw):
         if not isinstance(t, dict) or not isinstance(t.get("name"), str):
             raise Unreadable("a test without a name")
         if t["name"] in seen:
-            raise Unreadable("test %r reported twice" % t["name"][:80])
+            raise Unreadable(f"test {t['name'][:80]!r} reported twice")
         seen.add(t["name"])
         if t.get("status") not in STATUSES:
-            raise Unreadable("test %r: status %r" % (t["name"][:80], str(t.get("status"))[:20]))
+            raise Unreadable(f"test {t['name'][:80]!r}: status {str(t.get('status'))[:20]!r}")
         skip_reason = t.get("skip_reason")
         if skip_reason is not None and skip_reason not in SKIP_REASONS:
-            raise Unreadable("test %r: skip_reason %r" % (t["name"][:80], str(skip_reason)[:20]))
+            raise Unreadable(f"test {t['name'][:80]!r}: skip_reason {str(skip_reason)[:20]!r}")
         metrics = t.get("metrics") or {}
         if not isinstance(metrics, dict):
-            raise Unreadable("test %r: metrics are not an object" % t["name"][:80])
+            raise Unreadable(f"test {t['name'][:80]!r}: metrics are not an object")
         clean = {}
         for name, m in metrics.items():
             value = m.get("value") if isinstance(m, dict) else "bad"
             if value is not None and (isinstance(value, bool) or
                                       not isinstance(value, (int, float)) or
                                       not math.isfinite(value)):
-                raise Unreadable("test %r: metric %r is not a finite number"
-                                 % (t["name"][:80], str(name)[:40]))
+                raise Unreadable(f"test {t['name'][:80]!r}: metric {str(name)[:40]!r} is not a "
+                                 "finite number")
             clean[name] = {"value": value, "unit": str(m.get("unit", ""))[:16]}
         tests.append({"name": t["name"], "status": t["status"], "skip_reason": skip_reason,
                       "message": _text(t, "message"),
@@ -141,33 +143,42 @@ def _metric(test, name):
     return v if isinstance(v, (int, float)) and math.isfinite(v) else None
 
 
-def curve_from_rubric(rubric):
-    """{test name: {"metric", "floor", "reference"}} for every test whose
-    row in the lab's test table has a partial-credit curve (--rubric's
-    "speed", harness.h's grader_speed_curve); "reference" is None where
-    the reference's ratio was not measured. A rubric without "speed"
-    (schema 1) has no curve: speed points go only to a passed test."""
+@dataclass(frozen=True)
+class SpeedCurve:
+    """A speed test's partial credit (harness.h, grader_speed_curve): the
+    metric that holds its ratio, the ratio that earns nothing, and the
+    reference solution's median ratio (None where it was not measured),
+    which review.speed_flags compares against."""
+    metric: str
+    floor: float
+    reference: Optional[float] = None
+
+
+def curve_from_rubric(rubric) -> Dict[str, SpeedCurve]:
+    """{test name: its curve} for every test whose row in the lab's test
+    table has one (--rubric's "speed"). A rubric without "speed" (schema
+    1) has no curve: speed points go only to a passed test."""
     curve = {}
     for t in rubric.get("tests", []):
         spec = t.get("speed")
         if spec:
             reference = spec.get("reference")
-            curve[t["name"]] = {"metric": spec["metric"], "floor": float(spec["floor"]),
-                                "reference": None if reference is None else float(reference)}
+            curve[t["name"]] = SpeedCurve(spec["metric"], float(spec["floor"]),
+                                          None if reference is None else float(reference))
     return curve
 
 
-def speed_partial(test, points, curve, gated=False):
+def speed_partial(test, points, curve: Dict[str, SpeedCurve], gated=False):
     """(points earned, ratio, threshold) on the curve for a failed speed
     test; (0, ratio, threshold) when the curve does not apply."""
     spec = curve.get(test["name"])
-    ratio = _metric(test, spec["metric"]) if spec else None
+    ratio = _metric(test, spec.metric) if spec else None
     threshold = _metric(test, "threshold")
-    if spec is None or ratio is None or threshold is None or threshold <= spec["floor"]:
+    if spec is None or ratio is None or threshold is None or threshold <= spec.floor:
         return 0.0, ratio, threshold
     if test.get("status") != "fail" or gated or ratio >= threshold:
         return 0.0, ratio, threshold
-    share = (ratio - spec["floor"]) / (threshold - spec["floor"])
+    share = (ratio - spec.floor) / (threshold - spec.floor)
     return round(points * min(1.0, max(0.0, share)), 2), ratio, threshold
 
 
@@ -176,7 +187,7 @@ def _student_message(t, gated_by=None):
     if t.get("message"):
         parts.append(t["message"])
     if gated_by:
-        parts.append("not credited: %s failed (this lab's mechanism check)" % gated_by)
+        parts.append(f"not credited: {gated_by} failed (this lab's mechanism check)")
     if t.get("notes"):
         parts.append(t["notes"])
     if t.get("output") and t.get("status") != "pass":
@@ -184,7 +195,8 @@ def _student_message(t, gated_by=None):
     return _clip("\n".join(parts))
 
 
-def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
+def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results=None, state="graded",
+              reason=""):
     """state: graded (results may be None if the grader died), not_submitted,
     build_failed, error. reason: why a test never reported."""
     reported = {t["name"]: t for t in (results or {}).get("tests", [])}
@@ -201,7 +213,7 @@ def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
             entry["output"] = reason
         elif t is None:
             entry["outcome"] = "not_reported"
-            entry["output"] = "no result: %s" % (reason or "the grader did not report this test")
+            entry["output"] = f"no result: {reason or 'the grader did not report this test'}"
         else:
             entry["outcome"] = t["status"]
             if t["status"] == "pass":
@@ -223,13 +235,13 @@ def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
                 if earned > 0:
                     entry["score"] = earned
                     entry["partial"] = True
-                    entry["output"] = ("partial credit %.2f/%d: speed ratio %.3f on the curve "
-                                       "(floor %.3g, full points at %.3g)\n%s"
-                                       % (earned, points, ratio, curve[r["name"]]["floor"],
-                                          threshold, entry["output"]))
+                    entry["output"] = (f"partial credit {earned:.2f}/{points}: speed ratio "
+                                       f"{ratio:.3f} on the curve (floor "
+                                       f"{curve[r['name']].floor:.3g}, full points at "
+                                       f"{threshold:.3g})\n{entry['output']}")
             if t["status"] == "pass" and _metric(t, "threshold") is not None:
                 spec = curve.get(r["name"])
-                ratio = _metric(t, spec["metric"]) if spec else None
+                ratio = _metric(t, spec.metric) if spec else None
                 if ratio is not None:
                     entry["ratio"] = ratio
                     entry["threshold"] = _metric(t, "threshold")

@@ -129,7 +129,7 @@ class ReaperTest(unittest.TestCase):
     def _gone(self, pid):
         for _ in range(200):
             try:
-                with open("/proc/%d/stat" % pid) as f:
+                with open(f"/proc/{pid}/stat") as f:
                     if f.read().split(") ")[1].startswith("Z"):
                         return True
             except OSError:
@@ -146,7 +146,7 @@ class ReaperTest(unittest.TestCase):
             res = runner.run([sys.executable, script, pidfile, str(linger)],
                              os.path.join(d, "log"), timeout=timeout, reap=True)
             pid = self._orphan_pid(pidfile)
-            self.assertTrue(self._gone(pid), "the setsid orphan %d outlived its command" % pid)
+            self.assertTrue(self._gone(pid), f"the setsid orphan {pid} outlived its command")
             return res
 
     def test_setsid_orphan_dies_when_the_command_ends(self):
@@ -162,7 +162,7 @@ class ReaperTest(unittest.TestCase):
     def test_results_descriptor_is_inherited(self):
         with tempfile.TemporaryDirectory() as d, tempfile.TemporaryFile() as channel:
             fd = channel.fileno()
-            res = runner.run(["sh", "-c", "echo hello >&%d" % fd], os.path.join(d, "log"),
+            res = runner.run(["sh", "-c", f"echo hello >&{fd}"], os.path.join(d, "log"),
                              pass_fds=(fd,), reap=True)
             self.assertEqual(res.rc, 0)
             self.assertEqual(os.pread(fd, 100, 0), b"hello\n")
@@ -190,7 +190,7 @@ class CsvTest(unittest.TestCase):
                     for row in csv.reader(f):
                         for cell in row:
                             self.assertFalse(cell.startswith(outputs.FORMULA_STARTS),
-                                             "%s cell %r" % (name, cell))
+                                             f"{name} cell {cell!r}")
             # An LMS import: csv, then the id column made for it, decoded.
             with open(os.path.join(out, "gradebook.csv"), newline="", encoding="utf-8") as f:
                 got = [urllib.parse.unquote(r["id_percent_encoded"]) for r in csv.DictReader(f)
@@ -228,7 +228,7 @@ class BookkeepingTest(unittest.TestCase):
             self.assertFalse(b.is_graded(sub), "a lab never graded makes the student not done")
 
     def _shard(self, root, index, count, ids):
-        out = os.path.join(root, "shard%d" % index)
+        out = os.path.join(root, f"shard{index}")
         b = fake_batch(out, ["lab1"])
         b.args = types.SimpleNamespace(shard=(index, count))
         write_json_atomic(outputs.labs_info_path(out), [{"name": "lab1", "possible": 5,

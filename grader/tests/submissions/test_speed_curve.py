@@ -21,7 +21,8 @@ from batch import review, score  # noqa: E402
 BEFORE = os.path.join(HERE, "speed_curves_before_rubric.txt")
 BUILD = os.environ.get("CUDA_LABS_BUILD", os.path.join(HERE, "..", "..", "..", "build"))
 
-# The old parser (grader/batch/course.py, read_curve, until the move), as it was.
+# The old parser (grader/batch/course.py, read_curve, until the move): its
+# expression and conversions as they were.
 CURVE_LINE = re.compile(r"^\s*([A-Za-z0-9_]+)\s+([A-Za-z0-9_]+)\s+([0-9.]+)(?:\s+([0-9.]+))?\s*(?:#.*)?$")
 
 
@@ -37,8 +38,10 @@ def old_curves():
                 continue
             m = CURVE_LINE.match(line)
             if m and lab:
-                curves[lab][m.group(1)] = {"metric": m.group(2), "floor": float(m.group(3)),
-                                           "reference": float(m.group(4)) if m.group(4) else None}
+                # As the old parser's dict, in the type the batch now uses.
+                curves[lab][m.group(1)] = score.SpeedCurve(
+                    metric=m.group(2), floor=float(m.group(3)),
+                    reference=float(m.group(4)) if m.group(4) else None)
     return curves
 
 
@@ -54,7 +57,7 @@ def metrics(spec, ratio, threshold):
     """A speed test's metrics: its ratio and its threshold; none for other tests."""
     if spec is None:
         return {}
-    return {spec["metric"]: {"value": ratio, "unit": "x"},
+    return {spec.metric: {"value": ratio, "unit": "x"},
             "threshold": {"value": threshold, "unit": "x"}}
 
 
@@ -67,7 +70,7 @@ def sample_results(curve, rubric_tests):
                 "output": "", "metrics": metric_values}
 
     for name, spec in curve.items():
-        floor, reference = spec["floor"], spec["reference"] or 2 * spec["floor"] + 1
+        floor, reference = spec.floor, spec.reference or 2 * spec.floor + 1
         for threshold in (floor + 0.05, floor + 0.4, 0.8 * reference, floor):
             for ratio in (floor - 0.1, floor, floor + 0.01, (floor + threshold) / 2,
                           threshold - 1e-9, threshold, 1.6 * reference):
@@ -123,7 +126,7 @@ class SpeedCurveTest(unittest.TestCase):
             new = score.curve_from_rubric(self.rubrics[lab])
             points = [t["points"] for t in self.rubrics[lab]["tests"] if t["name"] == name][0]
             test = {"name": name, "status": "fail",
-                    "metrics": {new[name]["metric"]: {"value": ratio},
+                    "metrics": {new[name].metric: {"value": ratio},
                                 "threshold": {"value": threshold}}}
             self.assertEqual(score.speed_partial(test, points, new)[0], want, f"{lab} {name}")
 
