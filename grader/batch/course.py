@@ -20,12 +20,12 @@ import fcntl
 import hashlib
 import json
 import os
-import re
 import shlex
 import shutil
 import subprocess
 
 from . import labs as labs_mod
+from . import score
 from .util import read_json, say, write_json_atomic
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -50,7 +50,7 @@ def _course_files(root):
 def fingerprint(root, arch):
     """Changes when any course file or the GPU architecture changes: then
     the shared build is made again."""
-    h = hashlib.sha256(("arch=%s\n" % arch).encode())
+    h = hashlib.sha256(f"arch={arch}\n".encode())
     for rel in _course_files(root):
         if rel.startswith(NOT_BUILT) or rel.endswith(".md") or rel == "grader/grade-submissions":
             continue  # the batch grader, its fixtures and prose are not part of the build
@@ -83,13 +83,15 @@ class Course:
         self.labs = labs_mod.discover(self.src)
         self.recipes = info["recipes"]      # lab name -> recipe
         self.rubrics = info["rubrics"]      # lab name -> --rubric JSON
-        self.curves = info.get("curves", {})
+        # Partial credit for speed: the test tables' curves, in the rubrics.
+        self.curves = {name: score.curve_from_rubric(rubric)
+                       for name, rubric in self.rubrics.items()}
         self.fingerprint = info["fingerprint"]
 
 
 def _run_logged(cmd, log, **kw):
     with open(log, "ab") as f:
-        f.write(("$ %s\n" % " ".join(shlex.quote(c) for c in cmd)).encode())
+        f.write(f"$ {' '.join(shlex.quote(c) for c in cmd)}\n".encode())
         f.flush()
         return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, **kw).returncode
 
@@ -118,13 +120,13 @@ def prepare(course_root, cache, arch, jobs, env=None):
     cache = os.path.abspath(cache)
     os.makedirs(os.path.dirname(cache), exist_ok=True)
     handle = open(cache.rstrip("/") + ".lock", "a")
-    _lock(handle, fcntl.LOCK_SH, "the course cache %s is being built by another batch: waiting"
-          % cache)
+    _lock(handle, fcntl.LOCK_SH,
+          f"the course cache {cache} is being built by another batch: waiting")
     course = _ready(cache, fp)
     if course is None:
         fcntl.flock(handle, fcntl.LOCK_UN)
-        _lock(handle, fcntl.LOCK_EX, "the course cache %s is in use by another batch grading "
-              "another version of the course: waiting for it to finish" % cache)
+        _lock(handle, fcntl.LOCK_EX, f"the course cache {cache} is in use by another batch "
+              "grading another version of the course: waiting for it to finish")
         course = _ready(cache, fp) or _build(course_root, cache, arch, jobs, env, fp)
         fcntl.flock(handle, fcntl.LOCK_SH)  # built: share it again
     course.lock = handle  # held until the batch ends
@@ -140,7 +142,7 @@ def _build(course_root, cache, arch, jobs, env, fp):
     build = os.path.join(cache, "build")
     log = os.path.join(cache, "prepare.log")
     env = dict(env or os.environ)
-    say("preparing the course once (a student copy and its shared build): %s" % log)
+    say(f"preparing the course once (a student copy and its shared build): {log}")
 
     if os.path.isdir(os.path.join(course_root, "solutions")):
         # The course repository: the copy students get, answer libraries
@@ -148,33 +150,32 @@ def _build(course_root, cache, arch, jobs, env, fp):
         env["DIST_ARCHS"] = arch
         if _run_logged(["bash", os.path.join(course_root, "grader/tools/dist-student.sh"), src],
                        log, env=env) != 0:
-            raise RuntimeError("making the student copy failed; see %s" % log)
+            raise RuntimeError(f"making the student copy failed; see {log}")
     else:
         # Already a student copy (what the students were given).
         shutil.copytree(course_root, src, ignore=lambda d, names: [
             n for n in names if n in SKIP_DIRS or (d == course_root and n.startswith("build"))])
 
     cmake = ["cmake", "-S", src, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
-             "-DCMAKE_CUDA_ARCHITECTURES=%s-real" % arch, "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+             f"-DCMAKE_CUDA_ARCHITECTURES={arch}-real", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
     if _run_logged(cmake, log, env=env) != 0:
-        raise RuntimeError("configuring the course failed; see %s" % log)
+        raise RuntimeError(f"configuring the course failed; see {log}")
     labs = labs_mod.discover(src)
     targets = [lab.check_target for lab in labs]
     if _run_logged(["cmake", "--build", build, "-j", str(jobs), "--target"] + targets,
                    log, env=env) != 0:
-        raise RuntimeError("building the course's graders failed; see %s" % log)
+        raise RuntimeError(f"building the course's graders failed; see {log}")
 
     info = {"fingerprint": fp, "src": src, "build": build, "arch": arch,
-            "recipes": {}, "rubrics": {}, "curves": {}}
+            "recipes": {}, "rubrics": {}}
     commands = read_json(os.path.join(build, "compile_commands.json"), [])
     for lab in labs:
         info["recipes"][lab.name] = _recipe(lab, build, commands)
         exe = info["recipes"][lab.name]["runner"]
         out = subprocess.run([exe, "--rubric"], capture_output=True, text=True, timeout=60)
         if out.returncode != 0:
-            raise RuntimeError("%s --rubric failed: %s" % (exe, out.stderr.strip()))
+            raise RuntimeError(f"{exe} --rubric failed: {out.stderr.strip()}")
         info["rubrics"][lab.name] = json.loads(out.stdout)
-        info["curves"][lab.name] = read_curve(src, lab)
     write_json_atomic(os.path.join(cache, "course.json"), info)
     return Course(cache, info)
 
@@ -183,17 +184,17 @@ def _find_link_txt(build, target):
     for folder, dirs, files in os.walk(build):
         if os.path.basename(folder) == target + ".dir" and "link.txt" in files:
             return os.path.join(folder, "link.txt")
-    raise RuntimeError("no link.txt for %s under %s" % (target, build))
+    raise RuntimeError(f"no link.txt for {target} under {build}")
 
 
 def _recipe(lab, build, commands):
     """How lab N's student library and grader were built, to replay per
     submission: compiles (one per whitelisted file), archive tool, the
     link of the grader's test program; and the grader's runner."""
-    library = "lab%d_labs" % lab.number
+    library = f"lab{lab.number}_labs"
     compiles = []
     for entry in commands:
-        if ("CMakeFiles/%s.dir/" % library) not in entry.get("output", entry["command"]):
+        if f"CMakeFiles/{library}.dir/" not in entry.get("output", entry["command"]):
             continue
         args = shlex.split(entry["command"])
         # Dependency files are CMake's business, not ours.
@@ -213,15 +214,15 @@ def _recipe(lab, build, commands):
                          "file": entry["file"], "relative": rel,
                          "output": entry.get("output") or _arg_after(cleaned, "-o")})
     if sorted(c["relative"] for c in compiles) != sorted(lab.files):
-        raise RuntimeError("%s: the compile commands cover %s, the lab folder has %s"
-                           % (library, [c["relative"] for c in compiles], lab.files))
+        raise RuntimeError(f"{library}: the compile commands cover "
+                           f"{[c['relative'] for c in compiles]}, the lab folder has {lab.files}")
     archive_txt = _find_link_txt(build, library)
     link_txt = _find_link_txt(build, lab.tests_target)
     with open(archive_txt) as f:
         ar = shlex.split(f.readline())[0]
     with open(link_txt) as f:
         links = [shlex.split(line) for line in f if line.strip()]
-    recipe = {"compiles": compiles, "ar": ar, "library": "lib%s.a" % library,
+    recipe = {"compiles": compiles, "ar": ar, "library": f"lib{library}.a",
               "link_dir": os.path.dirname(os.path.dirname(os.path.dirname(link_txt))),
               "links": links,
               # The runner is the course's own, run as built: only the test
@@ -230,7 +231,7 @@ def _recipe(lab, build, commands):
     # Labs with shared memory have a race runner (labN_racecheck): the
     # grader's race check runs it, from the grader's own folder, under
     # compute-sanitizer; so it is linked against the student's library too.
-    runner = "lab%d_racecheck" % lab.number
+    runner = f"lab{lab.number}_racecheck"
     try:
         runner_txt = _find_link_txt(build, runner)
     except RuntimeError:
@@ -244,25 +245,3 @@ def _recipe(lab, build, commands):
 def _arg_after(args, flag):
     return args[args.index(flag) + 1] if flag in args else None
 
-
-CURVE_LINE = re.compile(r"^\s*([A-Za-z0-9_]+)\s+([A-Za-z0-9_]+)\s+([0-9.]+)(?:\s+([0-9.]+))?\s*(?:#.*)?$")
-
-
-def read_curve(src, lab):
-    """grader/labN/labN_speed_curve.txt: for each speed test that earns
-    partial credit, the metric holding its ratio and the floor ratio that
-    earns nothing (full points at the rubric's threshold, linear between),
-    and optionally the reference solution's measured ratio (review.py).
-    A lab without the file gives speed points only to a passed test."""
-    path = os.path.join(src, "grader", lab.name, "%s_speed_curve.txt" % lab.name)
-    curve = {}
-    try:
-        with open(path) as f:
-            for line in f:
-                m = CURVE_LINE.match(line)
-                if m:
-                    curve[m.group(1)] = {"metric": m.group(2), "floor": float(m.group(3)),
-                                         "reference": float(m.group(4)) if m.group(4) else None}
-    except OSError:
-        pass
-    return curve

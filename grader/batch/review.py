@@ -5,6 +5,9 @@ process) and at what the labs do not need. A call the pristine skeleton
 itself makes is not flagged (lab 6 is about streams)."""
 import bisect
 import re
+from typing import Dict
+
+from .score import SpeedCurve
 
 # (flag, pattern, applies to code with comments and strings removed?)
 RULES = [
@@ -126,8 +129,8 @@ def flags_for_file(rel, text, pristine_text):
     found = []
     if len(text) > MAX_REVIEW_CHARS:
         found.append({"file": rel, "line": 0, "flag": CUT_FLAG,
-                      "excerpt": "only the first %d of its %d characters were reviewed"
-                                 % (MAX_REVIEW_CHARS, len(text))})
+                      "excerpt": f"only the first {MAX_REVIEW_CHARS} of its {len(text)} "
+                                 "characters were reviewed"})
         text = text[:MAX_REVIEW_CHARS]
     pristine_text = pristine_text or ""
     stripped = strip_comments_and_strings(text)
@@ -148,25 +151,26 @@ def flags_for_file(rel, text, pristine_text):
                               "excerpt": _excerpt(text, starts, line, m.start())})
         if count > MAX_FLAGS_PER_RULE:
             found.append({"file": rel, "line": 0, "flag": flag,
-                          "excerpt": "and %d more in this file" % (count - MAX_FLAGS_PER_RULE)})
+                          "excerpt": f"and {count - MAX_FLAGS_PER_RULE} more in this file"})
     return found
 
 
-def speed_flags(lab_record, curve):
+def speed_flags(lab_record, curve: Dict[str, SpeedCurve]):
     """Speed ratios far beyond the reference solution's: more than 1.5x the
-    reference's median where the lab's curve file gives it, else more than
-    3x the threshold (the physical floor check catches the impossible; this
-    catches the implausible)."""
+    reference's median where the test's curve gives it (labN_rubric.h, via
+    the rubric: score.curve_from_rubric), else more than 3x the threshold
+    (the physical floor check catches the impossible; this catches the
+    implausible)."""
     found = []
     for t in lab_record["tests"]:
         ratio, threshold = t.get("ratio"), t.get("threshold")
         if ratio is None or threshold is None:
             continue
-        reference = (curve.get(t["name"]) or {}).get("reference")
+        spec = curve.get(t["name"])
+        reference = spec.reference if spec else None
         limit = 1.5 * reference if reference else 3.0 * threshold
         if ratio > limit:
+            why = "1.5x the reference" if reference else "3x the threshold"
             found.append({"file": lab_record["lab"], "line": 0, "flag": SPEED_FLAG,
-                          "excerpt": "%s: ratio %.3f, over %.3f (%s)" % (
-                              t["name"], ratio, limit,
-                              "1.5x the reference" if reference else "3x the threshold")})
+                          "excerpt": f"{t['name']}: ratio {ratio:.3f}, over {limit:.3f} ({why})"})
     return found

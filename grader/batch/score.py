@@ -8,11 +8,13 @@ and the lab's test table (--rubric):
 - points come from the rubric, never from the results: a passed test earns
   its rubric points unless its gate (the rubric's "gate") failed, so a
   forged "points" or "gated_by" in the file changes nothing;
-- a failed speed test earns partial credit on the lab's curve
-  (labN_speed_curve.txt): nothing at or below the floor ratio, full points
-  at the rubric's threshold, linear in between;
-- a GPU test that found no GPU earns 0 and says "not graded: no GPU" (it is
-  never counted as passed); the lab is flagged as partly graded;
+- a failed speed test earns partial credit on its curve (the rubric's
+  "speed": the test table's row, curve_from_rubric): nothing at or below
+  the floor ratio, full points at the threshold the test reports, linear
+  in between;
+- a GPU test that found no GPU (its "skip_reason" is "no_gpu") earns 0 and
+  says "not graded: no GPU" (it is never counted as passed); the lab is
+  flagged as partly graded;
 - a test that never reported (the grader crashed or was killed as a whole,
   or the lab did not build, or was not submitted) earns 0 and says why.
 
@@ -20,11 +22,15 @@ The result is a plain dict (the lab record, lab.json); gradescope.py turns
 records into Gradescope's results.json."""
 import json
 import math
+from dataclasses import dataclass
+from typing import Dict, Optional
 
 NO_GPU = "not graded: no GPU"
 OUTPUT_LIMIT = 4000
 RESULTS_MAX_BYTES = 8 << 20   # a grader's results are tens of KiB
 STATUSES = ("pass", "fail", "skip", "crash", "timeout")
+# Why a test was skipped (harness.h, grader_skip_reason); null when it was not.
+SKIP_REASONS = ("by_test", "no_gpu", "no_tool")
 UNREADABLE = "grader results unreadable"
 
 
@@ -33,13 +39,13 @@ class Unreadable(ValueError):
 
 
 def _no_constant(name):
-    raise Unreadable("%s is not a number JSON allows" % name)
+    raise Unreadable(f"{name} is not a number JSON allows")
 
 
 def _finite_float(text):
     value = float(text)
     if not math.isfinite(value):
-        raise Unreadable("the number %s is not finite" % text[:40])
+        raise Unreadable(f"the number {text[:40]} is not finite")
     return value
 
 
@@ -48,16 +54,17 @@ def _text(test, key):
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise Unreadable("test %r: %s is not text" % (test.get("name"), key))
+        raise Unreadable(f"test {test.get('name')!r}: {key} is not text")
     return value
 
 
 def read_results(raw):
     """The grader's results as a dict whose every field scoring reads has
     the right type, from raw bytes; raises Unreadable. Only what scoring
-    uses is kept: name, status, message, notes, output and metrics."""
+    uses is kept: name, status, skip_reason, message, notes, output and
+    metrics. A skip_reason absent (results before schema 3) is None."""
     if len(raw) > RESULTS_MAX_BYTES:
-        raise Unreadable("over %d MiB" % (RESULTS_MAX_BYTES >> 20))
+        raise Unreadable(f"over {RESULTS_MAX_BYTES >> 20} MiB")
     text = raw.decode("utf-8", errors="replace")
     if not text.strip():
         raise Unreadable("empty")
@@ -72,26 +79,30 @@ def read_results(raw):
         if not isinstance(t, dict) or not isinstance(t.get("name"), str):
             raise Unreadable("a test without a name")
         if t["name"] in seen:
-            raise Unreadable("test %r reported twice" % t["name"][:80])
+            raise Unreadable(f"test {t['name'][:80]!r} reported twice")
         seen.add(t["name"])
         if t.get("status") not in STATUSES:
-            raise Unreadable("test %r: status %r" % (t["name"][:80], str(t.get("status"))[:20]))
+            raise Unreadable(f"test {t['name'][:80]!r}: status {str(t.get('status'))[:20]!r}")
+        skip_reason = t.get("skip_reason")
+        if skip_reason is not None and skip_reason not in SKIP_REASONS:
+            raise Unreadable(f"test {t['name'][:80]!r}: skip_reason {str(skip_reason)[:20]!r}")
         metrics = t.get("metrics") or {}
         if not isinstance(metrics, dict):
-            raise Unreadable("test %r: metrics are not an object" % t["name"][:80])
+            raise Unreadable(f"test {t['name'][:80]!r}: metrics are not an object")
         clean = {}
         for name, m in metrics.items():
             value = m.get("value") if isinstance(m, dict) else "bad"
             if value is not None and (isinstance(value, bool) or
                                       not isinstance(value, (int, float)) or
                                       not math.isfinite(value)):
-                raise Unreadable("test %r: metric %r is not a finite number"
-                                 % (t["name"][:80], str(name)[:40]))
+                raise Unreadable(f"test {t['name'][:80]!r}: metric {str(name)[:40]!r} is not a "
+                                 "finite number")
             clean[name] = {"value": value, "unit": str(m.get("unit", ""))[:16]}
         seconds = t.get("seconds")
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
             seconds = None  # a test's time only shares out the slots (slots.py)
-        tests.append({"name": t["name"], "status": t["status"], "message": _text(t, "message"),
+        tests.append({"name": t["name"], "status": t["status"], "skip_reason": skip_reason,
+                      "message": _text(t, "message"),
                       "notes": _text(t, "notes"), "output": _text(t, "output"),
                       "metrics": clean, "seconds": seconds})
     device = data.get("device")
@@ -135,17 +146,42 @@ def _metric(test, name):
     return v if isinstance(v, (int, float)) and math.isfinite(v) else None
 
 
-def speed_partial(test, points, curve, gated=False):
+@dataclass(frozen=True)
+class SpeedCurve:
+    """A speed test's partial credit (harness.h, grader_speed_curve): the
+    metric that holds its ratio, the ratio that earns nothing, and the
+    reference solution's median ratio (None where it was not measured),
+    which review.speed_flags compares against."""
+    metric: str
+    floor: float
+    reference: Optional[float] = None
+
+
+def curve_from_rubric(rubric) -> Dict[str, SpeedCurve]:
+    """{test name: its curve} for every test whose row in the lab's test
+    table has one (--rubric's "speed"). A rubric without "speed" (schema
+    1) has no curve: speed points go only to a passed test."""
+    curve = {}
+    for t in rubric.get("tests", []):
+        spec = t.get("speed")
+        if spec:
+            reference = spec.get("reference")
+            curve[t["name"]] = SpeedCurve(spec["metric"], float(spec["floor"]),
+                                          None if reference is None else float(reference))
+    return curve
+
+
+def speed_partial(test, points, curve: Dict[str, SpeedCurve], gated=False):
     """(points earned, ratio, threshold) on the curve for a failed speed
     test; (0, ratio, threshold) when the curve does not apply."""
     spec = curve.get(test["name"])
-    ratio = _metric(test, spec["metric"]) if spec else None
+    ratio = _metric(test, spec.metric) if spec else None
     threshold = _metric(test, "threshold")
-    if spec is None or ratio is None or threshold is None or threshold <= spec["floor"]:
+    if spec is None or ratio is None or threshold is None or threshold <= spec.floor:
         return 0.0, ratio, threshold
     if test.get("status") != "fail" or gated or ratio >= threshold:
         return 0.0, ratio, threshold
-    share = (ratio - spec["floor"]) / (threshold - spec["floor"])
+    share = (ratio - spec.floor) / (threshold - spec.floor)
     return round(points * min(1.0, max(0.0, share)), 2), ratio, threshold
 
 
@@ -154,7 +190,7 @@ def _student_message(t, gated_by=None):
     if t.get("message"):
         parts.append(t["message"])
     if gated_by:
-        parts.append("not credited: %s failed (this lab's mechanism check)" % gated_by)
+        parts.append(f"not credited: {gated_by} failed (this lab's mechanism check)")
     if t.get("notes"):
         parts.append(t["notes"])
     if t.get("output") and t.get("status") != "pass":
@@ -162,7 +198,8 @@ def _student_message(t, gated_by=None):
     return _clip("\n".join(parts))
 
 
-def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
+def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results=None, state="graded",
+              reason=""):
     """state: graded (results may be None if the grader died), not_submitted,
     build_failed, error. reason: why a test never reported."""
     reported = {t["name"]: t for t in (results or {}).get("tests", [])}
@@ -179,7 +216,7 @@ def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
             entry["output"] = reason
         elif t is None:
             entry["outcome"] = "not_reported"
-            entry["output"] = "no result: %s" % (reason or "the grader did not report this test")
+            entry["output"] = f"no result: {reason or 'the grader did not report this test'}"
         else:
             entry["outcome"] = t["status"]
             if t["status"] == "pass":
@@ -187,7 +224,7 @@ def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
                 entry["score"] = 0.0 if gate else float(points)
                 entry["status"] = "passed"
                 entry["output"] = _student_message(t, gate) if gate else _clip(t.get("notes", ""))
-            elif t["status"] == "skip" and "no CUDA device" in (t.get("message") or ""):
+            elif t["status"] == "skip" and t.get("skip_reason") == "no_gpu":
                 entry["no_gpu"] = True
                 entry["output"] = NO_GPU
             elif t["status"] == "skip":
@@ -201,13 +238,13 @@ def score_lab(lab_name, rubric, curve, results=None, state="graded", reason=""):
                 if earned > 0:
                     entry["score"] = earned
                     entry["partial"] = True
-                    entry["output"] = ("partial credit %.2f/%d: speed ratio %.3f on the curve "
-                                       "(floor %.3g, full points at %.3g)\n%s"
-                                       % (earned, points, ratio, curve[r["name"]]["floor"],
-                                          threshold, entry["output"]))
+                    entry["output"] = (f"partial credit {earned:.2f}/{points}: speed ratio "
+                                       f"{ratio:.3f} on the curve (floor "
+                                       f"{curve[r['name']].floor:.3g}, full points at "
+                                       f"{threshold:.3g})\n{entry['output']}")
             if t["status"] == "pass" and _metric(t, "threshold") is not None:
                 spec = curve.get(r["name"])
-                ratio = _metric(t, spec["metric"]) if spec else None
+                ratio = _metric(t, spec.metric) if spec else None
                 if ratio is not None:
                     entry["ratio"] = ratio
                     entry["threshold"] = _metric(t, "threshold")

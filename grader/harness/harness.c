@@ -74,7 +74,8 @@ static void usage(FILE *to, const char *program)
             "  --timeout S    one time limit in seconds for every test\n"
             "  --verbose      show every test's output and measurements, not only failures'\n"
             "  --list         list the tests (group and name), run nothing\n"
-            "  --rubric       print the test table (group, points, bonus, gate) as JSON, run nothing\n"
+            "  --rubric       print the test table (group, points, bonus, gate, speed curve)\n"
+            "                 as JSON, run nothing\n"
             "  --tests P      the test program to run the tests in (default: the one built next\n"
             "                 to this grader; the batch grader links one per submission)\n"
             "  LAB_SEED=N in the environment changes the random inputs.\n",
@@ -202,7 +203,7 @@ static void add_to_totals(const test_outcome *out, score_totals *t)
     } else if (out->status == OUTCOME_SKIP) {
         ++t->skips;
         t->not_graded += out->test->points;
-        t->skipped_for_gpu += strstr(out->record.message, "no CUDA device") != NULL;
+        t->skipped_for_gpu += out->record.skip_reason == GRADER_SKIP_NO_GPU;
     } else {
         ++t->failures;
     }

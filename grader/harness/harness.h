@@ -39,6 +39,21 @@ typedef enum {
     GROUP_SELFTEST  /* proves the grader itself discriminates (e.g. a baseline fails) */
 } grader_group;
 
+/* A speed test's partial credit in the batch grader (grader/batch/score.py),
+ * exported by --rubric: a failed run earns points x (ratio - floor) /
+ * (threshold - floor), clamped to [0, 1], where ratio is the test's metric
+ * named `metric` and threshold its metric "threshold". The grader's own
+ * score stays all or nothing: the curve is for a class's gradebook, where
+ * a kernel a little under the threshold should not score as one that is
+ * no faster than the mistake. Each value, with how it was chosen, sits
+ * beside the test's threshold in labN_rubric.h. */
+typedef struct {
+    const char *metric; /* the ratio the test reports; NULL: no partial credit */
+    double floor;       /* the ratio that earns nothing (the mistake the test is about) */
+    double reference;   /* the reference solution's median ratio, for the batch's review
+                         * flag "far beyond the reference"; 0: not measured */
+} grader_speed_curve;
+
 typedef struct {
     const char *name;       /* stable id: results file, ctest, the rubric; = the function's name */
     grader_group group;
@@ -48,6 +63,7 @@ typedef struct {
     const char *gate;       /* a test (earlier in the table) that checks the lab's mechanism:
                              * when it fails, this test's points are not credited */
     int timeout_s;          /* 0: the default for its group */
+    grader_speed_curve curve; /* speed tests: partial credit in the batch */
 } grader_test;
 
 /* Table rows, so that each test's name is written once (it is the function's):
@@ -55,15 +71,28 @@ typedef struct {
  *   GRADER_GATED(gpu_tiled_tile_edges, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
  *   GRADER_BONUS(gpu_thread_tile_correct, GROUP_GPU, 6),
  *   GRADER_BONUS_GATED(gpu_thread_tile_correct, GROUP_GPU, 6, gpu_thread_tile_uses_shared_tiles) */
-#define GRADER_TEST(fn, group, points) {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0}
+#define GRADER_TEST(fn, group, points) \
+    {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0, GRADER_NO_CURVE}
 #define GRADER_GATED(fn, group, points, gate_fn) \
-    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0}
-#define GRADER_BONUS(fn, group, points) {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0}
+    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0, GRADER_NO_CURVE}
+#define GRADER_BONUS(fn, group, points) \
+    {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0, GRADER_NO_CURVE}
 #define GRADER_BONUS_GATED(fn, group, points, gate_fn) \
-    {#fn, group, GRADER_FN(fn, group), points, 1, #gate_fn, 0}
+    {#fn, group, GRADER_FN(fn, group), points, 1, #gate_fn, 0, GRADER_NO_CURVE}
 /* Any required row: gate a test's name or NULL, limit_s 0 for the default. */
 #define GRADER_ROW(fn, group, points, gate, limit_s) \
-    {#fn, group, GRADER_FN(fn, group), points, 0, gate, limit_s}
+    {#fn, group, GRADER_FN(fn, group), points, 0, gate, limit_s, GRADER_NO_CURVE}
+/* A speed test with its partial-credit curve (grader_speed_curve):
+ *   GRADER_SPEED(gpu_image_bandwidth, GROUP_GPU, 6, "fraction_of_copy_bandwidth",
+ *                LAB1_IMAGE_COPY_FRACTION_FLOOR, LAB1_IMAGE_COPY_FRACTION_REFERENCE) */
+#define GRADER_SPEED(fn, group, points, metric, floor_ratio, reference_ratio) \
+    {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0,                   \
+     {metric, floor_ratio, reference_ratio}}
+#define GRADER_BONUS_SPEED(fn, group, points, metric, floor_ratio, reference_ratio) \
+    {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0,                         \
+     {metric, floor_ratio, reference_ratio}}
+/* Spelled out in every row: -Wextra warns about a field left out. */
+#define GRADER_NO_CURVE {NULL, 0.0, 0.0}
 
 /* The runner is built from the same table without the test functions: it
  * must not link the checks, which call the student's code. A lab that lists
@@ -119,9 +148,18 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
 /* Skips the test (reported as SKIP, never as pass) when there is no GPU. */
 void grader_require_gpu(void);
 
-/* Skips the test with a reason: records it and ends the test process (what
- * the test printed so far is kept). Does not return. */
-void grader_skip_at(const char *file, int line, const char *reason)
+/* Why a test was skipped, for programs: the results file's "skip_reason"
+ * ("by_test", "no_gpu", "no_tool"), so that no reader has to match the
+ * message, which is written for people and may change. */
+typedef enum {
+    GRADER_SKIP_BY_TEST = 1, /* the test chose to (skip()) */
+    GRADER_SKIP_NO_GPU,      /* no CUDA device where the test needs one */
+    GRADER_SKIP_NO_TOOL      /* a tool the check runs is missing (compute-sanitizer) */
+} grader_skip_reason;
+
+/* Skips the test: records why (the code, and `message` for people) and ends
+ * the test process (what the test printed so far is kept). Does not return. */
+void grader_skip_at(const char *file, int line, grader_skip_reason reason, const char *message)
 #if defined(__GNUC__)
     __attribute__((noreturn))
 #endif
@@ -132,7 +170,7 @@ void grader_skip_at(const char *file, int line, const char *reason)
  * test's skip() goes through the harness, which records the skip and ends
  * the test process with the exit status the runner reads as SKIP. */
 #undef skip
-#define skip() grader_skip_at(__FILE__, __LINE__, "skipped by the test")
+#define skip() grader_skip_at(__FILE__, __LINE__, GRADER_SKIP_BY_TEST, "skipped by the test")
 
 /* Base seed (LAB_SEED or the default); printed in the report. */
 uint64_t grader_seed(void);

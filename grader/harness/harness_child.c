@@ -150,12 +150,13 @@ uint64_t grader_seed(void) { return rng_seed_from_env(DEFAULT_SEED); }
  * looking like one that passed, and CMocka's public API offers no other way
  * to ask. Nothing is left to do after a skip: run_one_test would only flush
  * and exit with this same code. */
-void grader_skip_at(const char *file, int line, const char *reason)
+void grader_skip_at(const char *file, int line, grader_skip_reason reason, const char *message)
 {
     (void)file; /* where: the test's name is enough */
     (void)line;
     harness_shared->skipped = 1;
-    snprintf(harness_shared->message, sizeof harness_shared->message, "%s", reason);
+    harness_shared->skip_reason = reason;
+    snprintf(harness_shared->message, sizeof harness_shared->message, "%s", message);
     output_to_nowhere();
     fflush(NULL);
     _exit(CHILD_SKIP);
@@ -165,7 +166,7 @@ void grader_require_gpu(void)
 {
     if (device_count() > 0)
         return;
-    grader_skip_at(__FILE__, __LINE__,
+    grader_skip_at(__FILE__, __LINE__, GRADER_SKIP_NO_GPU,
                    "skipped: no CUDA device on this machine (GPU checks need one)");
 }
 

@@ -116,7 +116,8 @@ void report_outcome_line(const test_outcome *out, int verbose);
 void report_summary(const grader_suite *suite, const test_outcome *outs, size_t n,
                     const score_totals *totals, int cpu_only_run);
 /* --rubric: the suite's test table as JSON, so tools that never ran a test
- * (a batch grader whose build failed) still know every test's points. */
+ * (a batch grader whose build failed) still know every test's points; and
+ * the batch grader's partial credit for speed (each test's curve). */
 void report_write_rubric(FILE *f, const grader_suite *suite);
 int report_write_json(const char *path, const grader_suite *suite, const char *device,
                       const test_outcome *outs, size_t n, const score_totals *totals);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,7 +37,7 @@ void report_outcome_line(const test_outcome *out, int verbose)
            t->bonus ? " bonus" : "      ", out->seconds);
     if (out->gated_by)
         printf("  (not credited: %s failed)", out->gated_by);
-    else if (out->status == OUTCOME_SKIP && strstr(out->record.message, "no CUDA device"))
+    else if (out->status == OUTCOME_SKIP && out->record.skip_reason == GRADER_SKIP_NO_GPU)
         printf("  (no GPU)");
     printf("\n");
     /* Like pytest: a test's own output only when it did not pass. */
@@ -145,6 +146,18 @@ void report_summary(const grader_suite *suite, const test_outcome *outs, size_t 
 
 /* ------------------------------------------------------------ JSON */
 
+/* The results file's "skip_reason" of a skip (test_process.c leaves only
+ * these three in a skip's record, and 0 in any other). */
+static const char *skip_reason_name(int reason)
+{
+    switch (reason) {
+    case GRADER_SKIP_BY_TEST: return "by_test";
+    case GRADER_SKIP_NO_GPU: return "no_gpu";
+    case GRADER_SKIP_NO_TOOL: return "no_tool";
+    }
+    return NULL;
+}
+
 static void write_json_test(FILE *f, const test_outcome *out)
 {
     const char *groups[] = {"cpu", "gpu", "selftest"};
@@ -158,6 +171,13 @@ static void write_json_test(FILE *f, const test_outcome *out)
             out->record.gpu_wait_s, out->record.gpu_alone_s);
     if (out->gated_by)
         json_write_string(f, out->gated_by);
+    else
+        fprintf(f, "null");
+    const char *skip_reason =
+        out->status == OUTCOME_SKIP ? skip_reason_name(out->record.skip_reason) : NULL;
+    fprintf(f, ", \"skip_reason\": ");
+    if (skip_reason)
+        json_write_string(f, skip_reason);
     else
         fprintf(f, "null");
     fprintf(f, ",\n     \"message\": ");
@@ -182,10 +202,44 @@ static void write_json_test(FILE *f, const test_outcome *out)
     fprintf(f, "}}");
 }
 
+/* A number as the shortest text that reads back as the same double, so a
+ * reader of --rubric computes with exactly the table's values (a floor of
+ * 0.6 is written 0.6, not 0.59999999999999998). Finite numbers only. */
+static void json_write_exact(FILE *f, double value)
+{
+    char text[32];
+    for (int digits = 15; digits <= 17; ++digits) {
+        snprintf(text, sizeof text, "%.*g", digits, value);
+        if (strtod(text, NULL) == value)
+            break;
+    }
+    fprintf(f, "%s", text);
+}
+
+/* A speed test's partial-credit curve (harness.h, grader_speed_curve), or null. */
+static void write_rubric_curve(FILE *f, const grader_speed_curve *curve)
+{
+    if (!curve->metric) {
+        fprintf(f, "null");
+        return;
+    }
+    fprintf(f, "{\"metric\": ");
+    json_write_string(f, curve->metric);
+    fprintf(f, ", \"floor\": ");
+    json_write_exact(f, curve->floor);
+    fprintf(f, ", \"reference\": ");
+    if (curve->reference > 0)
+        json_write_exact(f, curve->reference);
+    else
+        fprintf(f, "null");
+    fprintf(f, "}");
+}
+
+/* Schema 2 added each test's "speed" (its curve, or null) to schema 1. */
 void report_write_rubric(FILE *f, const grader_suite *suite)
 {
     const char *groups[] = {"cpu", "gpu", "selftest"};
-    fprintf(f, "{\"schema\": \"cuda-labs-rubric/1\", \"lab\": ");
+    fprintf(f, "{\"schema\": \"cuda-labs-rubric/2\", \"lab\": ");
     json_write_string(f, suite->lab);
     fprintf(f, ", \"title\": ");
     json_write_string(f, suite->title);
@@ -202,6 +256,8 @@ void report_write_rubric(FILE *f, const grader_suite *suite)
             json_write_string(f, t->gate);
         else
             fprintf(f, "null");
+        fprintf(f, ", \"speed\": ");
+        write_rubric_curve(f, &t->curve);
         fprintf(f, "}%s\n", i + 1 < suite->count ? "," : "");
     }
     fprintf(f, "]}\n");
@@ -213,7 +269,8 @@ static void write_results(FILE *f, const grader_suite *suite, const char *device
     time_t now = time(NULL);
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    fprintf(f, "{\n  \"schema\": \"cuda-labs-results/2\",\n  \"lab\": ");
+    /* Schema 3 added each test's "skip_reason" (null unless it was skipped). */
+    fprintf(f, "{\n  \"schema\": \"cuda-labs-results/3\",\n  \"lab\": ");
     json_write_string(f, suite->lab);
     fprintf(f, ",\n  \"title\": ");
     json_write_string(f, suite->title);

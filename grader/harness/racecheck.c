@@ -290,7 +290,7 @@ void racecheck_expect_clean(const racecheck_spec *spec)
     grader_require_gpu();
     char sanitizer[4096], runner[4096];
     if (!racecheck_find_sanitizer(sanitizer, sizeof sanitizer))
-        grader_skip_at(__FILE__, __LINE__,
+        grader_skip_at(__FILE__, __LINE__, GRADER_SKIP_NO_TOOL,
                        "not graded: compute-sanitizer was not found (looked at "
                        "$CUDA_LABS_SANITIZER, PATH, the toolkit's bin/ and /usr/local/cuda/bin); "
                        "it ships with the CUDA Toolkit, and the race check needs it.");
@@ -339,7 +339,7 @@ void racecheck_expect_clean(const racecheck_spec *spec)
                  spec->what, spec->limit_s, spec->lab_number);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (code == RUNNER_NO_DEVICE)
-        grader_skip_at(__FILE__, __LINE__,
+        grader_skip_at(__FILE__, __LINE__, GRADER_SKIP_NO_GPU,
                        "not graded: the race runner saw no CUDA device under compute-sanitizer");
     grader_metric("racecheck_hazards", found.hazards, "hazards");
     grader_metric("racecheck_errors", found.errors, "hazards");

@@ -21,6 +21,7 @@ typedef struct {
     int returned;  /* the test function returned (the only way to pass) */
     int hung;      /* the watchdog stopped a call into student code */
     int skipped;
+    int skip_reason; /* when skipped: a grader_skip_reason (harness.h); else 0 */
     /* Sharing the GPU (gpu_share.h); times in seconds, "since" 0 when not. */
     int exclusive;                     /* had the GPU to itself, for a while at least */
     int run_alone;                     /* ... from start to end (a second run) */

@@ -175,6 +175,13 @@ static void classify(int wait_status, int limit_s, test_outcome *out)
                      code, before, detail);
         }
     }
+    /* The record is written where student code runs: only a skip keeps a
+     * reason, and a code the harness does not have reads as the test's own
+     * skip, never as "no GPU" (which the batch marks as not graded). */
+    if (out->status != OUTCOME_SKIP)
+        rec->skip_reason = 0;
+    else if (rec->skip_reason != GRADER_SKIP_NO_GPU && rec->skip_reason != GRADER_SKIP_NO_TOOL)
+        rec->skip_reason = GRADER_SKIP_BY_TEST;
 }
 
 /* The end of a test: its outcome from the wait status and its record. */

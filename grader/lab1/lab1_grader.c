@@ -1,7 +1,9 @@
 /* Lab 1 grader: the list of tests, their groups and their points (out of
- * 105). Thresholds and their calibration: lab1_rubric.h. */
+ * 105). Thresholds, partial-credit floors and their calibration:
+ * lab1_rubric.h. */
 #include "harness.h"
 #include "lab1_checks.h"
+#include "lab1_rubric.h"
 
 static const grader_test tests[] = {
     /* CPU: the index helpers on simulated launches, one TODO each. */
@@ -28,7 +30,8 @@ static const grader_test tests[] = {
     GRADER_GATED(gpu_scale_grid_stride, GROUP_GPU, 4, gpu_grid_stride_bandwidth),
     GRADER_TEST(gpu_whoami, GROUP_GPU, 8),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 4),
-    GRADER_TEST(gpu_image_bandwidth, GROUP_GPU, 6),
+    GRADER_SPEED(gpu_image_bandwidth, GROUP_GPU, 6, "fraction_of_copy_bandwidth",
+                 LAB1_IMAGE_COPY_FRACTION_FLOOR, LAB1_IMAGE_COPY_FRACTION_REFERENCE),
     GRADER_TEST(selftest_swapped_mapping_is_slow, GROUP_SELFTEST, 0),
     GRADER_TEST(selftest_block_stride_is_slow, GROUP_SELFTEST, 0),
 };

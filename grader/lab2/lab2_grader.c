@@ -1,7 +1,9 @@
 /* Lab 2 grader: the list of tests, their groups and their points (out of
- * 70). Thresholds and their calibration: lab2_rubric.h. */
+ * 70). Thresholds, partial-credit floors and
+ * their calibration: lab2_rubric.h. */
 #include "harness.h"
 #include "lab2_checks.h"
+#include "lab2_rubric.h"
 
 static const grader_test tests[] = {
     /* CPU: the index helpers on simulated launches. */
@@ -14,7 +16,8 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_naive_awkward_shapes, GROUP_GPU, 14), /* TODO(2.3), (2.4) */
     GRADER_TEST(gpu_host_flow, GROUP_GPU, 14),            /* TODO(2.5)-(2.9) */
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 6),     /* TODO(2.4): validation */
-    GRADER_TEST(gpu_speed_vs_uncoalesced, GROUP_GPU, 6),
+    GRADER_SPEED(gpu_speed_vs_uncoalesced, GROUP_GPU, 6, "speedup_over_uncoalesced",
+                 LAB2_SPEEDUP_OVER_UNCOALESCED_FLOOR, LAB2_SPEEDUP_OVER_UNCOALESCED_REFERENCE),
     GRADER_TEST(gpu_timing_rejects_bad_input, GROUP_GPU, 2), /* TODO(2.10) */
     GRADER_TEST(gpu_timing_matches_device, GROUP_GPU, 6),    /* TODO(2.10) */
     /* Reported, never judged: worth no points. */

@@ -1,8 +1,9 @@
 /* Lab 3 grader: the list of tests, their groups and their points (out of
- * 60, plus 20 bonus for the thread tile). Thresholds and their calibration:
- * lab3_rubric.h. */
+ * 60, plus 20 bonus for the thread tile). Thresholds, partial-credit
+ * floors and their calibration: lab3_rubric.h. */
 #include "harness.h"
 #include "lab3_checks.h"
+#include "lab3_rubric.h"
 #include "racecheck.h"
 
 static const grader_test tests[] = {
@@ -20,7 +21,8 @@ static const grader_test tests[] = {
                3, "gpu_tiled_uses_shared_tiles", RACECHECK_TEST_TIMEOUT_S),
     GRADER_GATED(gpu_tiled_awkward_shapes, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 3),      /* validation (given code) */
-    GRADER_TEST(gpu_tiled_speed_vs_naive, GROUP_GPU, 8),
+    GRADER_SPEED(gpu_tiled_speed_vs_naive, GROUP_GPU, 8, "speedup_over_naive",
+                 LAB3_TILED_SPEEDUP_FLOOR, LAB3_TILED_SPEEDUP_REFERENCE),
     GRADER_TEST(gpu_resident_blocks_match_runtime, GROUP_GPU, 5), /* TODO(3.12) */
     /* Measured for the handout's 16-versus-32 table, never judged. */
     GRADER_TEST(gpu_tile16_speed_metrics, GROUP_GPU, 0),
@@ -30,7 +32,8 @@ static const grader_test tests[] = {
     GRADER_BONUS(cpu_thread_tile_loads, GROUP_CPU, 2),     /* TODO(3.10) */
     GRADER_BONUS(gpu_thread_tile_uses_shared_tiles, GROUP_GPU, 2), /* TODO(3.11) */
     GRADER_BONUS_GATED(gpu_thread_tile_correct, GROUP_GPU, 6, gpu_thread_tile_uses_shared_tiles),
-    GRADER_BONUS(gpu_thread_tile_speed_vs_naive, GROUP_GPU, 6),
+    GRADER_BONUS_SPEED(gpu_thread_tile_speed_vs_naive, GROUP_GPU, 6, "speedup_over_naive",
+                       LAB3_THREAD_TILE_SPEEDUP_FLOOR, LAB3_THREAD_TILE_SPEEDUP_REFERENCE),
     GRADER_TEST(selftest_naive_below_tiled_threshold, GROUP_SELFTEST, 0),
 };
 

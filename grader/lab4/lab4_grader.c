@@ -1,7 +1,9 @@
 /* Lab 4 grader: the list of tests, their groups and their points (out of
- * 50). Thresholds and their calibration: lab4_rubric.h. */
+ * 50). Thresholds, partial-credit floors and
+ * their calibration: lab4_rubric.h. */
 #include "harness.h"
 #include "lab4_checks.h"
+#include "lab4_rubric.h"
 #include "racecheck.h"
 
 static const grader_test tests[] = {
@@ -20,9 +22,12 @@ static const grader_test tests[] = {
     GRADER_ROW(gpu_transpose_race_free, GROUP_GPU, 3, "gpu_smem_correct", RACECHECK_TEST_TIMEOUT_S),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 2),         /* validation (given code) */
     /* GPU speed at 8192 x 8192, against the grader's yardsticks. */
-    GRADER_TEST(gpu_smem_speed_vs_naive, GROUP_GPU, 5),
-    GRADER_TEST(gpu_padded_speed_vs_unpadded, GROUP_GPU, 5),
-    GRADER_TEST(gpu_multirow_fraction_of_copy, GROUP_GPU, 3),
+    GRADER_SPEED(gpu_smem_speed_vs_naive, GROUP_GPU, 5, "speedup_vs_naive",
+                 LAB4_SMEM_SPEEDUP_FLOOR, LAB4_SMEM_SPEEDUP_REFERENCE),
+    GRADER_SPEED(gpu_padded_speed_vs_unpadded, GROUP_GPU, 5, "speedup_vs_unpadded",
+                 LAB4_PADDED_SPEEDUP_FLOOR, LAB4_PADDED_SPEEDUP_REFERENCE),
+    GRADER_SPEED(gpu_multirow_fraction_of_copy, GROUP_GPU, 3, "fraction_of_copy",
+                 LAB4_MULTIROW_COPY_FRACTION_FLOOR, LAB4_MULTIROW_COPY_FRACTION_REFERENCE),
     /* Every kernel in GB/s and as a share of cudaMemcpy: reported, not judged. */
     GRADER_TEST(gpu_bandwidth_table, GROUP_GPU, 0),
     GRADER_TEST(selftest_naive_below_smem_threshold, GROUP_SELFTEST, 0),

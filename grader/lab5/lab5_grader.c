@@ -1,8 +1,9 @@
 /* Lab 5 grader: the list of tests, their groups and their points (out of
- * 50, plus 16 bonus for stages (4)-(6)). Thresholds and their calibration:
- * lab5_rubric.h. */
+ * 50, plus 16 bonus for stages (4)-(6)). Thresholds, partial-credit
+ * floors and their calibration: lab5_rubric.h. */
 #include "harness.h"
 #include "lab5_checks.h"
+#include "lab5_rubric.h"
 #include "racecheck.h"
 
 static const grader_test tests[] = {
@@ -31,11 +32,17 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_required_stages_vs_copy, GROUP_GPU, 0),
     /* Extension, stages (4)-(6): extra credit. */
     GRADER_BONUS(gpu_first_add_sums, GROUP_GPU, 2),              /* TODO(5.8) */
-    GRADER_BONUS(gpu_first_add_fraction_of_copy, GROUP_GPU, 2),
+    GRADER_BONUS_SPEED(gpu_first_add_fraction_of_copy, GROUP_GPU, 2, "fraction_of_copy_bandwidth",
+                       LAB5_FIRST_ADD_COPY_FRACTION_FLOOR,
+                       LAB5_FIRST_ADD_COPY_FRACTION_REFERENCE),
     GRADER_BONUS(gpu_warp_shuffle_sums, GROUP_GPU, 2),           /* TODO(5.9) */
-    GRADER_BONUS(gpu_warp_shuffle_fraction_of_copy, GROUP_GPU, 2),
+    GRADER_BONUS_SPEED(gpu_warp_shuffle_fraction_of_copy, GROUP_GPU, 2,
+                       "fraction_of_copy_bandwidth", LAB5_WARP_SHUFFLE_COPY_FRACTION_FLOOR,
+                       LAB5_WARP_SHUFFLE_COPY_FRACTION_REFERENCE),
     GRADER_BONUS(gpu_grid_stride_sums, GROUP_GPU, 3),            /* TODO(5.10), (5.11) */
-    GRADER_BONUS(gpu_grid_stride_fraction_of_copy, GROUP_GPU, 5),
+    GRADER_BONUS_SPEED(gpu_grid_stride_fraction_of_copy, GROUP_GPU, 5, "fraction_of_copy_bandwidth",
+                       LAB5_GRID_STRIDE_COPY_FRACTION_FLOOR,
+                       LAB5_GRID_STRIDE_COPY_FRACTION_REFERENCE),
     GRADER_TEST(selftest_sequential_below_bonus_thresholds, GROUP_SELFTEST, 0),
 };
 

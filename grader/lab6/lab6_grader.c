@@ -1,7 +1,9 @@
 /* Lab 6 grader: the list of tests, their groups and their points (out of
- * 50). Thresholds and their calibration: lab6_rubric.h. */
+ * 50). Thresholds, partial-credit floors and
+ * their calibration: lab6_rubric.h. */
 #include "harness.h"
 #include "lab6_checks.h"
+#include "lab6_rubric.h"
 
 static const grader_test tests[] = {
     /* CPU: the helpers. */
@@ -15,8 +17,10 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_pipeline_events_time_the_run, GROUP_GPU, 3),  /* TODO(6.6) */
     GRADER_TEST(gpu_pipeline_releases_everything, GROUP_GPU, 4),  /* TODO(6.7) */
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 2),             /* validation (given code) */
-    GRADER_TEST(gpu_streamed_speedup, GROUP_GPU, 4),
-    GRADER_TEST(gpu_overlap_efficiency, GROUP_GPU, 3),
+    GRADER_SPEED(gpu_streamed_speedup, GROUP_GPU, 4, "speedup",
+                 LAB6_STREAMED_SPEEDUP_FLOOR, LAB6_STREAMED_SPEEDUP_REFERENCE),
+    GRADER_SPEED(gpu_overlap_efficiency, GROUP_GPU, 3, "overlap_efficiency",
+                 LAB6_OVERLAP_EFFICIENCY_FLOOR, LAB6_OVERLAP_EFFICIENCY_REFERENCE),
     /* Measured for the handout's tables, never judged. */
     GRADER_TEST(gpu_overlap_cases_metrics, GROUP_GPU, 0),
     GRADER_TEST(gpu_stream_count_metrics, GROUP_GPU, 0),

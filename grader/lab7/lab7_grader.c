@@ -1,8 +1,9 @@
 /* Lab 7 grader: the list of tests, their groups and their points (out of
- * 50, plus 5 bonus for any size). Thresholds and their calibration:
- * lab7_rubric.h. */
+ * 50, plus 5 bonus for any size). Thresholds, partial-credit
+ * floors and their calibration: lab7_rubric.h. */
 #include "harness.h"
 #include "lab7_checks.h"
+#include "lab7_rubric.h"
 #include "racecheck.h"
 
 static const grader_test tests[] = {
@@ -25,11 +26,16 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_stages_match_cublas_at_4096, GROUP_GPU, 2),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 2),         /* validation (given code) */
     /* GPU speed at 4096^3, against lab 3's tiled kernel and cuBLAS FP32. */
-    GRADER_TEST(gpu_block_tile_1d_speed_vs_lab3, GROUP_GPU, 2),
-    GRADER_TEST(gpu_block_tile_2d_speed_vs_lab3, GROUP_GPU, 2),
-    GRADER_TEST(gpu_vectorised_speed_vs_lab3, GROUP_GPU, 3),
-    GRADER_TEST(gpu_warp_tile_speed_vs_lab3, GROUP_GPU, 3),
-    GRADER_TEST(gpu_warp_tile_fraction_of_cublas, GROUP_GPU, 3),
+    GRADER_SPEED(gpu_block_tile_1d_speed_vs_lab3, GROUP_GPU, 2, "speedup_over_lab3",
+                 LAB7_SPEEDUP_OVER_LAB3_FLOOR, LAB7_BLOCK_TILE_1D_SPEEDUP_REFERENCE),
+    GRADER_SPEED(gpu_block_tile_2d_speed_vs_lab3, GROUP_GPU, 2, "speedup_over_lab3",
+                 LAB7_SPEEDUP_OVER_LAB3_FLOOR, LAB7_BLOCK_TILE_2D_SPEEDUP_REFERENCE),
+    GRADER_SPEED(gpu_vectorised_speed_vs_lab3, GROUP_GPU, 3, "speedup_over_lab3",
+                 LAB7_SPEEDUP_OVER_LAB3_FLOOR, LAB7_VECTORISED_SPEEDUP_REFERENCE),
+    GRADER_SPEED(gpu_warp_tile_speed_vs_lab3, GROUP_GPU, 3, "speedup_over_lab3",
+                 LAB7_SPEEDUP_OVER_LAB3_FLOOR, LAB7_WARP_TILE_SPEEDUP_REFERENCE),
+    GRADER_SPEED(gpu_warp_tile_fraction_of_cublas, GROUP_GPU, 3, "fraction_of_cublas",
+                 LAB7_WARP_TILE_CUBLAS_FRACTION_FLOOR, LAB7_WARP_TILE_CUBLAS_FRACTION_REFERENCE),
     /* Every kernel in GFLOP/s and as a share of cuBLAS: reported, not judged. */
     GRADER_TEST(gpu_sgemm_table, GROUP_GPU, 0),
     /* Extension: any size. */

@@ -34,16 +34,25 @@
  * (Lab 3's own thread tile, the same idea with the same tile, reads 1.87.)
  * 1.6 is 17% under the reference and 60% over lab 3's tiled kernel. */
 #define LAB7_BLOCK_TILE_1D_SPEEDUP_MIN 1.6
+/* Partial credit under the threshold, in the batch grader (harness.h,
+ * grader_speed_curve): for each speedup over lab 3, nothing for
+ * a kernel no faster than lab 3's tiled one (1.0); each stage's reference
+ * median (H100, above) for the review list's "far beyond the reference"
+ * flag. The fraction of cuBLAS: below. */
+#define LAB7_SPEEDUP_OVER_LAB3_FLOOR 1.0
+#define LAB7_BLOCK_TILE_1D_SPEEDUP_REFERENCE 1.940
 
 /* Stage 2 (block tile 2D) over lab 3's tiled kernel.
  *   reference stage 2                        min 2.8186  median 2.8232  max 2.8267
  * 2.3 is 18% under it and 19% over a stage 2 no faster than stage 1 (1.94). */
 #define LAB7_BLOCK_TILE_2D_SPEEDUP_MIN 2.3
+#define LAB7_BLOCK_TILE_2D_SPEEDUP_REFERENCE 2.823
 
 /* Stage 3 (vectorised) over lab 3's tiled kernel.
  *   reference stage 3                        min 4.1376  median 4.1440  max 4.1508
  * 3.4 is 18% under it and 20% over a stage 3 no faster than stage 2 (2.82). */
 #define LAB7_VECTORISED_SPEEDUP_MIN 3.4
+#define LAB7_VECTORISED_SPEEDUP_REFERENCE 4.144
 
 /* Stage 4 (warp tile) over lab 3's tiled kernel, and as a fraction of
  * cuBLAS FP32 (cuBLAS time / stage-4 time) in the same run.
@@ -57,5 +66,11 @@
  * spare: 4.0 is 24% under the reference, 0.70 is 24% under it. */
 #define LAB7_WARP_TILE_SPEEDUP_MIN 4.0
 #define LAB7_WARP_TILE_CUBLAS_FRACTION_MIN 0.70
+#define LAB7_WARP_TILE_SPEEDUP_REFERENCE 5.252
+/* Partial credit on the fraction of cuBLAS: floor 0.175, about what lab 3's
+ * tiled kernel reaches (9.0k of 51.3k GFLOP/s, above), so a warp tile no
+ * faster than lab 3 earns nothing; the reference's median for the review flag. */
+#define LAB7_WARP_TILE_CUBLAS_FRACTION_FLOOR 0.175
+#define LAB7_WARP_TILE_CUBLAS_FRACTION_REFERENCE 0.923
 
 #endif

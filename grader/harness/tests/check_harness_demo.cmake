@@ -60,6 +60,31 @@ if(NOT message STREQUAL "skipped by the test" OR NOT skip_output STREQUAL "print
   message(FATAL_ERROR "the skip was recorded as '${message}', ${skip_points} points, output "
                       "'${skip_output}'")
 endif()
+# Why a test was skipped, for programs: skip() is the test's own reason, a
+# GPU test without a device "no_gpu" (what the console's "(no GPU)" and its
+# "SKIPPED for lack of a CUDA device" count, and the batch's "not graded:
+# no GPU", go by); a test that was not skipped has none.
+string(JSON skip_reason GET "${json}" tests 6 skip_reason)
+string(JSON pass_reason TYPE "${json}" tests 0 skip_reason)
+if(NOT skip_reason STREQUAL "by_test" OR NOT pass_reason STREQUAL "NULL")
+  message(FATAL_ERROR "skip_reason: '${skip_reason}' for skip() (expected by_test), "
+                      "${pass_reason} for a pass (expected NULL)")
+endif()
+if(device MATCHES "^no CUDA device")
+  foreach(i 9 10 11)
+    string(JSON name GET "${json}" tests ${i} name)
+    string(JSON skip_reason GET "${json}" tests ${i} skip_reason)
+    if(NOT skip_reason STREQUAL "no_gpu")
+      message(FATAL_ERROR "${name} skipped without a device: skip_reason '${skip_reason}'")
+    endif()
+  endforeach()
+  if(NOT output MATCHES "gpu_kernel_hangs [^\n]*\\(no GPU\\)\n"
+     OR NOT output MATCHES "3 GPU checks were SKIPPED for lack of a CUDA device"
+     OR output MATCHES " skips [^\n]*\\(no GPU\\)")
+    message(FATAL_ERROR "the console does not tell the skips without a GPU from skip():\n"
+                        "${output}")
+  endif()
+endif()
 # Every byte a test printed is kept, as it was printed: a line that starts
 # with '[' and a line of 3232 bytes, whole, and the rest of a line after a
 # NUL byte (which is kept as U+FFFD). The runner once dropped lines starting

@@ -166,7 +166,7 @@ static const grader_test tests[] = {
     GRADER_TEST(passes, GROUP_CPU, 1),
     GRADER_TEST(fails, GROUP_CPU, 2),
     GRADER_TEST(crashes, GROUP_CPU, 3),
-    {"hangs", GROUP_CPU, hangs, 4, 0, NULL, 1},
+    GRADER_ROW(hangs, GROUP_CPU, 4, NULL, 1),
     GRADER_TEST(exits_early, GROUP_CPU, 5),
     GRADER_TEST(exits_zero, GROUP_CPU, 5),
     GRADER_TEST(skips, GROUP_CPU, 6),

@@ -29,8 +29,9 @@ RUBRIC = {"title": "Lab 9", "tests": [
 
 
 def results(*tests, **extra):
-    body = {"schema": "cuda-labs-results/2", "device": "test", "seed": 1,
-            "tests": [dict({"message": "", "notes": "", "output": "", "metrics": {}}, **t)
+    body = {"schema": "cuda-labs-results/3", "device": "test", "seed": 1,
+            "tests": [dict({"message": "", "notes": "", "output": "", "skip_reason": None,
+                            "metrics": {}}, **t)
                       for t in tests]}
     body.update(extra)
     return json.dumps(body).encode()
@@ -73,10 +74,25 @@ class ResultsTest(unittest.TestCase):
                     b'{"tests": [{"name": "cpu_a"}]}',
                     b'{"tests": [{"name": "cpu_a", "status": "passed"}]}',
                     b'{"tests": [{"name": "cpu_a", "status": "pass", "message": 3}]}',
+                    b'{"tests": [{"name": "cpu_a", "status": "skip", "skip_reason": "gpu"}]}',
+                    b'{"tests": [{"name": "cpu_a", "status": "skip", "skip_reason": 2}]}',
                     b'{"tests": [{"name": "a", "status": "pass"}, {"name": "a", "status": "pass"}]}',
                     b'{"tests": [' * 5000):
             with self.assertRaises(score.Unreadable, msg=bad[:60]):
                 score.read_results(bad)
+
+    def test_the_skip_reason_is_read(self):
+        raw = results({"name": "gpu_mechanism", "status": "skip", "skip_reason": "no_gpu",
+                       "message": "skipped: no CUDA device on this machine (GPU checks need one)"})
+        rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
+        self.assertEqual(rec["no_gpu_points"], 4)
+        # Results of schema 2 have none: readable, and a skip that is only a skip.
+        raw = json.dumps({"schema": "cuda-labs-results/2", "tests": [
+            {"name": "gpu_mechanism", "status": "skip",
+             "message": "skipped: no CUDA device on this machine (GPU checks need one)"}]})
+        got = score.read_results(raw.encode())
+        self.assertIsNone(got["tests"][0]["skip_reason"])
+        self.assertEqual(score.score_lab("lab9", RUBRIC, {}, results=got)["no_gpu_points"], 0)
 
     def test_invalid_utf8_is_replaced_not_fatal(self):
         raw = results({"name": "cpu_a", "status": "fail"}).replace(b'"output": ""',
@@ -113,7 +129,7 @@ class ReaperTest(unittest.TestCase):
     def _gone(self, pid):
         for _ in range(200):
             try:
-                with open("/proc/%d/stat" % pid) as f:
+                with open(f"/proc/{pid}/stat") as f:
                     if f.read().split(") ")[1].startswith("Z"):
                         return True
             except OSError:
@@ -130,7 +146,7 @@ class ReaperTest(unittest.TestCase):
             res = runner.run([sys.executable, script, pidfile, str(linger)],
                              os.path.join(d, "log"), timeout=timeout, reap=True)
             pid = self._orphan_pid(pidfile)
-            self.assertTrue(self._gone(pid), "the setsid orphan %d outlived its command" % pid)
+            self.assertTrue(self._gone(pid), f"the setsid orphan {pid} outlived its command")
             return res
 
     def test_setsid_orphan_dies_when_the_command_ends(self):
@@ -146,7 +162,7 @@ class ReaperTest(unittest.TestCase):
     def test_results_descriptor_is_inherited(self):
         with tempfile.TemporaryDirectory() as d, tempfile.TemporaryFile() as channel:
             fd = channel.fileno()
-            res = runner.run(["sh", "-c", "echo hello >&%d" % fd], os.path.join(d, "log"),
+            res = runner.run(["sh", "-c", f"echo hello >&{fd}"], os.path.join(d, "log"),
                              pass_fds=(fd,), reap=True)
             self.assertEqual(res.rc, 0)
             self.assertEqual(os.pread(fd, 100, 0), b"hello\n")
@@ -174,7 +190,7 @@ class CsvTest(unittest.TestCase):
                     for row in csv.reader(f):
                         for cell in row:
                             self.assertFalse(cell.startswith(outputs.FORMULA_STARTS),
-                                             "%s cell %r" % (name, cell))
+                                             f"{name} cell {cell!r}")
             # An LMS import: csv, then the id column made for it, decoded.
             with open(os.path.join(out, "gradebook.csv"), newline="", encoding="utf-8") as f:
                 got = [urllib.parse.unquote(r["id_percent_encoded"]) for r in csv.DictReader(f)
@@ -212,7 +228,7 @@ class BookkeepingTest(unittest.TestCase):
             self.assertFalse(b.is_graded(sub), "a lab never graded makes the student not done")
 
     def _shard(self, root, index, count, ids):
-        out = os.path.join(root, "shard%d" % index)
+        out = os.path.join(root, f"shard{index}")
         b = fake_batch(out, ["lab1"])
         b.args = types.SimpleNamespace(shard=(index, count))
         write_json_atomic(outputs.labs_info_path(out), [{"name": "lab1", "possible": 5,

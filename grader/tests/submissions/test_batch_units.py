@@ -40,14 +40,15 @@ class RunnerTest(unittest.TestCase):
             pidfile = os.path.join(d, "child")
             log = os.path.join(d, "log")
             # A child that would outlive its parent, and a parent that never ends.
-            res = runner.run(["bash", "-c", "sleep 300 & echo $! > %s; while :; do :; done" % pidfile],
+            res = runner.run(["bash", "-c",
+                              f"sleep 300 & echo $! > {pidfile}; while :; do :; done"],
                              log, timeout=1)
             self.assertTrue(res.timed_out)
             child = int(open(pidfile).read())
             time.sleep(0.2)
             # Gone, or a zombie waiting for a (container's) init to reap it.
             try:
-                with open("/proc/%d/stat" % child) as f:
+                with open(f"/proc/{child}/stat") as f:
                     self.assertEqual(f.read().split(")")[-1].split()[0], "Z")
             except FileNotFoundError:
                 pass
@@ -90,7 +91,7 @@ class CurveTest(unittest.TestCase):
     def test_linear_between_floor_and_threshold(self):
         t = {"name": "s", "status": "fail",
              "metrics": {"ratio": {"value": 1.1}, "threshold": {"value": 1.2}}}
-        curve = {"s": {"metric": "ratio", "floor": 1.0}}
+        curve = {"s": score.SpeedCurve("ratio", 1.0)}
         self.assertEqual(score.speed_partial(t, 8, curve)[0], 4.0)
         t["metrics"]["ratio"]["value"] = 0.9
         self.assertEqual(score.speed_partial(t, 8, curve)[0], 0.0)
@@ -99,13 +100,27 @@ class CurveTest(unittest.TestCase):
 
     def test_no_gpu_is_never_passed(self):
         rubric = {"tests": [{"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None}]}
-        res = {"tests": [{"name": "g", "status": "skip", "points": 0,
-                          "message": "no CUDA device (no NVIDIA driver or GPU found)"}]}
+        res = {"tests": [{"name": "g", "status": "skip", "points": 0, "skip_reason": "no_gpu",
+                          "message": "skipped: no CUDA device on this machine (GPU checks need one)"}]}
         rec = score.score_lab("lab9", rubric, {}, res)
         t = rec["tests"][0]
         self.assertEqual((t["status"], t["score"], t["no_gpu"], t["output"]),
                          ("failed", 0.0, True, score.NO_GPU))
         self.assertEqual(rec["no_gpu_points"], 5)
+
+    def test_no_gpu_is_the_reason_not_the_message(self):
+        """The results' skip_reason decides, never the words of the message."""
+        rubric = {"tests": [{"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None}]}
+        for reason, message, no_gpu in (
+                ("by_test", "no CUDA device? skipped by the test", False),
+                ("no_tool", "not graded: compute-sanitizer was not found", False),
+                (None, "skipped: no CUDA device on this machine", False),
+                ("no_gpu", "not graded: the race runner saw no GPU", True)):
+            res = {"tests": [{"name": "g", "status": "skip", "skip_reason": reason,
+                              "message": message}]}
+            t = score.score_lab("lab9", rubric, {}, res)["tests"][0]
+            self.assertEqual(t["no_gpu"], no_gpu, reason)
+            self.assertEqual(t["output"], score.NO_GPU if no_gpu else "not graded: " + message)
 
 
 class GradedTestsTest(unittest.TestCase):
@@ -237,7 +252,7 @@ class ReviewTest(unittest.TestCase):
         imitation = "text imitating the grader's result lines"
         for line in ("lab4: Score 45/50", "Score CPU 18/18, GPU not graded (32 points)",
                      "Score GPU not graded (8 points)", "Score CPU 0/18"):
-            flags = {f["flag"] for f in review.flags_for_file("a.cu", 'puts("%s");' % line, "")}
+            flags = {f["flag"] for f in review.flags_for_file("a.cu", f'puts("{line}");', "")}
             self.assertIn(imitation, flags, line)
         flags = {f["flag"] for f in review.flags_for_file("a.cu", "// Score the CPU part", "")}
         self.assertNotIn(imitation, flags)
