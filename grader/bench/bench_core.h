@@ -17,7 +17,14 @@
  * same work, so bench.py can state each kernel as a fraction of it.
  *
  * Each kernel's output is compared once, before timing, with the baseline's
- * (device_count_mismatches): "verified" in the result. */
+ * (device_count_mismatches): "verified" in the result.
+ *
+ * The clocks (bench_rules.h): before every measurement the entry runs until
+ * its time has settled ("settle_runs"); a row whose runs spread more than
+ * the limit is measured again, the steadiest kept ("spread", "tries",
+ * "steady"); the ceiling is timed first, and a kernel faster than it is
+ * measured again with the ceiling, and left out with an error note if it
+ * stays faster. */
 #ifndef BENCH_CORE_H
 #define BENCH_CORE_H
 

@@ -11,7 +11,10 @@ names handouts use to quote from it.
 A result: lab, problem, size, x, work, unit ("GB/s" or "GFLOP/s"), kernel,
 label, role (baseline, kernel, ceiling), baseline, ceiling, median_ms,
 min_ms, max_ms, runs, rate (in unit), speedup (over the baseline,
-interleaved: the graders' ratio), pct_of_ceiling, verified.
+interleaved: the graders' ratio), pct_of_ceiling, verified; and, in files
+written since the clock rules (bench_rules.h), spread (max_ms / min_ms),
+steady (within the spread limit), tries (measurements made) and
+settle_runs (warm-up runs until the time settled).
 
 A quantity name (handouts): labN.PROBLEM.SIZE.KERNEL.FIELD, e.g.
 lab2.matmul.2048.naive.tflops, where FIELD is median_ms, min_ms, max_ms,

@@ -1,0 +1,41 @@
+#include "bench_rules.h"
+
+static double window_mean(const double *ms, int from)
+{
+    double sum = 0.0;
+    for (int i = from; i < from + BENCH_SETTLE_WINDOW; ++i)
+        sum += ms[i];
+    return sum / BENCH_SETTLE_WINDOW;
+}
+
+int bench_settled(const double *ms, int n)
+{
+    if (n < 2 * BENCH_SETTLE_WINDOW)
+        return 0;
+    int last = n - BENCH_SETTLE_WINDOW;
+    double fastest = ms[last], slowest = ms[last];
+    for (int i = last; i < n; ++i) {
+        fastest = ms[i] < fastest ? ms[i] : fastest;
+        slowest = ms[i] > slowest ? ms[i] : slowest;
+    }
+    if (!(fastest > 0.0) || slowest > fastest * (1.0 + BENCH_SETTLE_TOLERANCE))
+        return 0;
+    /* Still getting faster: the clocks are still rising. */
+    return window_mean(ms, last) >= window_mean(ms, last - BENCH_SETTLE_WINDOW) *
+                                        (1.0 - BENCH_SETTLE_TOLERANCE);
+}
+
+double bench_spread_limit(double median_ms)
+{
+    return median_ms >= BENCH_SHORT_MS ? BENCH_SPREAD_MAX : BENCH_SPREAD_MAX_SHORT;
+}
+
+int bench_too_spread(double min_ms, double median_ms, double max_ms)
+{
+    return !(min_ms > 0.0) || max_ms > min_ms * bench_spread_limit(median_ms);
+}
+
+int bench_above_ceiling(double rate, double ceiling_rate)
+{
+    return ceiling_rate > 0.0 && rate > ceiling_rate * (1.0 + BENCH_CEILING_SLACK);
+}

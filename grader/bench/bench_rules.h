@@ -1,0 +1,50 @@
+/* The rules that keep `make bench` from printing what the GPU's clocks did
+ * rather than what a kernel does (bench_core.c applies them; tests/
+ * bench_rules_test.c checks them on synthetic times, no GPU needed).
+ *
+ * Why: in one `make bench` run on an H100, cuBLAS at 1024 measured 13.9
+ * TFLOP/s in lab 3's section (its runs between 0.097 and 0.227 ms) against
+ * 34.3 in lab 2's, and lab 3's thread tile printed at 117.7% of it. The
+ * GPU had idled between sections, and two warm-up runs were not enough to
+ * bring its clocks back up. */
+#ifndef BENCH_RULES_H
+#define BENCH_RULES_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Warm-up: a kernel's time has settled when its last BENCH_SETTLE_WINDOW
+ * runs lie within BENCH_SETTLE_TOLERANCE of their fastest, and on average
+ * are no faster than the BENCH_SETTLE_WINDOW before them by more than that:
+ * the clocks have stopped rising. bench_core.c stops warming up there, or
+ * after BENCH_SETTLE_MAX_RUNS runs or BENCH_SETTLE_MAX_MS of them. */
+enum { BENCH_SETTLE_WINDOW = 3, BENCH_SETTLE_MAX_RUNS = 60 };
+#define BENCH_SETTLE_TOLERANCE 0.03
+#define BENCH_SETTLE_MAX_MS 500.0
+int bench_settled(const double *ms, int n);
+
+/* A row's spread is max/min of its timed runs. Above the limit it is
+ * measured again, up to BENCH_REMEASURE_TRIES more times, and the steadiest
+ * measurement is kept (and marked "steady": false if none was). Runs of
+ * 0.1 ms or more should agree within 10%; shorter ones carry the launch's
+ * own jitter and may spread up to 1.5x. */
+enum { BENCH_REMEASURE_TRIES = 2 };
+#define BENCH_SPREAD_MAX 1.10
+#define BENCH_SPREAD_MAX_SHORT 1.5
+#define BENCH_SHORT_MS 0.1
+double bench_spread_limit(double median_ms);
+int bench_too_spread(double min_ms, double median_ms, double max_ms);
+
+/* A rate above its ceiling's by more than BENCH_CEILING_SLACK cannot be
+ * (the ceiling is the hardware's copy, or cuBLAS, on the same work): the
+ * ceiling was timed while the clocks were down, or the kernel skipped work.
+ * Measured again; if it stays above, an error, never a printed result. */
+#define BENCH_CEILING_SLACK 0.02
+int bench_above_ceiling(double rate, double ceiling_rate);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

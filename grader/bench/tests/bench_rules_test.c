@@ -1,0 +1,116 @@
+/* bench_rules.h on synthetic times: a clock ramp, flat and noisy runs, the
+ * spread limits and the ceiling rule. No GPU needed; ctest bench_rules.*. */
+#include <math.h>
+
+#include "bench_rules.h"
+#include "harness.h"
+
+/* A GPU whose clocks rise while it works: each run faster than the one
+ * before, towards 1 ms (runs 0..n-1). */
+static double ramp_ms(int run) { return 1.0 + 1.5 * exp(-run / 4.0); }
+
+/* The first run count at which bench_settled says yes, or -1. */
+static int first_settled(const double *ms, int n)
+{
+    for (int k = 1; k <= n; ++k)
+        if (bench_settled(ms, k))
+            return k;
+    return -1;
+}
+
+static void settle_waits_for_a_clock_ramp(void **state)
+{
+    (void)state;
+    double ms[BENCH_SETTLE_MAX_RUNS];
+    for (int i = 0; i < BENCH_SETTLE_MAX_RUNS; ++i)
+        ms[i] = ramp_ms(i);
+    int n = first_settled(ms, BENCH_SETTLE_MAX_RUNS);
+    assert_true(n > 0);
+    /* Not while the runs still get faster by more than the tolerance per
+     * window, and then close to where the clocks end: the last run within
+     * 3% of the settled 1 ms. */
+    assert_true(ms[n - 1] <= 1.0 * (1.0 + BENCH_SETTLE_TOLERANCE));
+    assert_true(n > 2 * BENCH_SETTLE_WINDOW);
+}
+
+static void settle_at_once_on_flat_and_noisy_runs(void **state)
+{
+    (void)state;
+    double flat[12], noisy[12];
+    for (int i = 0; i < 12; ++i) {
+        flat[i] = 2.0;
+        noisy[i] = 2.0 * (1.0 + 0.01 * ((i * 7) % 3 - 1)); /* +-1% */
+    }
+    assert_int_equal(first_settled(flat, 12), 2 * BENCH_SETTLE_WINDOW);
+    assert_int_equal(first_settled(noisy, 12), 2 * BENCH_SETTLE_WINDOW);
+}
+
+static void settle_never_on_jumping_runs(void **state)
+{
+    (void)state;
+    double ms[BENCH_SETTLE_MAX_RUNS];
+    for (int i = 0; i < BENCH_SETTLE_MAX_RUNS; ++i)
+        ms[i] = i % 2 ? 1.2 : 1.0; /* another process's work, say */
+    assert_int_equal(first_settled(ms, BENCH_SETTLE_MAX_RUNS), -1);
+    assert_false(bench_settled(ms, 0));
+}
+
+static void spread_limits_long_and_short_rows(void **state)
+{
+    (void)state;
+    assert_false(bench_too_spread(1.0, 1.02, 1.09));
+    assert_true(bench_too_spread(1.0, 1.05, 1.2));
+    /* Under 0.1 ms the launch's own jitter is allowed. */
+    assert_false(bench_too_spread(0.010, 0.011, 0.013));
+    assert_true(bench_too_spread(0.010, 0.011, 0.016));
+    /* The cuBLAS row at 1024: 0.097 to 0.227 ms. */
+    assert_true(bench_too_spread(0.097, 0.155, 0.227));
+    assert_true(bench_too_spread(0.0, 1.0, 1.0));
+}
+
+static void rate_above_ceiling_is_an_error(void **state)
+{
+    (void)state;
+    assert_false(bench_above_ceiling(100.0, 100.0));
+    assert_false(bench_above_ceiling(101.9, 100.0)); /* within the slack */
+    assert_true(bench_above_ceiling(117.7, 100.0));  /* the thread tile */
+    assert_false(bench_above_ceiling(117.7, 0.0));   /* no ceiling measured */
+}
+
+/* A ceiling timed on the way up a clock ramp, a kernel timed once it is at
+ * the top: the ratio of the two is the clock's, and the rules catch it
+ * both ways, by the ceiling's spread and by the kernel above it. */
+static void clock_ramp_between_ceiling_and_kernel_is_caught(void **state)
+{
+    (void)state;
+    double ceiling[11], fastest = 1e9, slowest = 0.0;
+    for (int i = 0; i < 11; ++i) {
+        ceiling[i] = ramp_ms(i); /* 2.5 ms down to 1.2 ms */
+        fastest = fmin(fastest, ceiling[i]);
+        slowest = fmax(slowest, ceiling[i]);
+    }
+    double ceiling_median = ramp_ms(5), kernel_ms = 1.0 / 0.92; /* 92% of the settled ceiling */
+    assert_true(bench_too_spread(fastest, ceiling_median, slowest));
+    assert_true(bench_above_ceiling(1.0 / kernel_ms, 1.0 / ceiling_median));
+    /* Settled first, the same kernel is below its ceiling. */
+    assert_false(bench_above_ceiling(1.0 / kernel_ms, 1.0 / 1.0));
+}
+
+#define CPU_TEST(fn) GRADER_TEST(fn, GROUP_CPU, 0)
+
+static const grader_test tests[] = {
+    CPU_TEST(settle_waits_for_a_clock_ramp),
+    CPU_TEST(settle_at_once_on_flat_and_noisy_runs),
+    CPU_TEST(settle_never_on_jumping_runs),
+    CPU_TEST(spread_limits_long_and_short_rows),
+    CPU_TEST(rate_above_ceiling_is_an_error),
+    CPU_TEST(clock_ramp_between_ceiling_and_kernel_is_caught),
+};
+
+int main(int argc, char **argv)
+{
+    grader_suite suite = {"bench_rules", "make bench's timing rules", "grader/bench/",
+                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
+                          .concurrent_streams = 0};
+    return grader_main(&suite, argc, argv);
+}
