@@ -39,8 +39,12 @@ int bench_too_spread(double min_ms, double median_ms, double max_ms);
 /* A rate above its ceiling's by more than BENCH_CEILING_SLACK cannot be
  * (the ceiling is the hardware's copy, or cuBLAS, on the same work): the
  * ceiling was timed while the clocks were down, or the kernel skipped work.
- * Measured again; if it stays above, an error, never a printed result. */
-#define BENCH_CEILING_SLACK 0.02
+ * Measured again; if it stays above, an error, never a printed result.
+ * The slack: on small problems a kernel can edge past cudaMemcpy, whose own
+ * start is a larger share there (the committed H100 bench has lab 1's copy
+ * kernel at 102.6% of it at 2^22+3 floats); the clock artefact this rule is
+ * for was 117.7%. */
+#define BENCH_CEILING_SLACK 0.05
 int bench_above_ceiling(double rate, double ceiling_rate);
 
 #ifdef __cplusplus
