@@ -182,7 +182,7 @@ profile-solution-lab%: configure
 	@$(PYTHON) grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
 	  -- $(BUILD)/bin/lab$*_profile_solution $(PROFILE_ARGS)
 
-# YOUR kernels timed the graders' way (common/timing.h: interleaved with the
+# YOUR kernels timed the graders' way (grader/support/timing.h: interleaved with the
 # lab's baseline, L2 flushed before each run, the median), one line each:
 # size, ms, GB/s or GFLOP/s, the baseline's, and the ratio. SIZE is the
 # lab's problem size (labs 2, 3, 7: MxNxK; 1, 4: WxH / RxC; 5, 6: N); the

@@ -1,14 +1,15 @@
 """The pristine course and its one shared build.
 
 Everything that does not depend on a student's code is built once per batch
-(common/, the harness, baselines, answer libraries, every grader's own
-objects): a student copy of the course (make dist-student: no solutions/,
-answer libraries prebuilt) is configured and built in OUT/.course/. From
-that build we keep a *recipe* per lab: the exact compile command of each of
-the lab's student files, the archive step and the grader's link command, as
-CMake wrote them. A submission is then built by replaying only those
-commands with the student's files (build.py): a few compiles and one link
-per lab, never a CMake configure, and any number of submissions at once.
+(common/, grader/support/, the harness, baselines, answer libraries, every
+grader's own objects): a student copy of the course (make dist-student: no
+solutions/, answer libraries prebuilt) is configured and built in
+OUT/.course/. From that build we keep a *recipe* per lab: the exact compile
+command of each of the lab's student files, the archive step and the
+grader's link command, as CMake wrote them. A submission is then built by
+replaying only those commands with the student's files (build.py): a few
+compiles and one link per lab, never a CMake configure, and any number of
+submissions at once.
 
 Several batches may share one cache (--course-cache, shards on one
 machine). A lock file beside it keeps them apart: a batch holds it shared

@@ -1,9 +1,9 @@
-"""Symbol check of a student's objects against everything else on a link
-line. Student code is linked into the grader's process, so a student object
-that defines a name the harness, the grader, common/, an answer library,
-libc or cudart also defines can take that name over (archives: the first
-definition wins; a definition the grader's objects only reference; weak
-symbols), and a weak reference lets student code reach a grader-side
+"""Symbol check of a student's objects against everything else on a link line.
+Student code is linked into the grader's process, so a student object that
+defines a name the harness, the grader, common/, grader/support/, an answer
+library, libc or cudart also defines can take that name over (archives: the
+first definition wins; a definition the grader's objects only reference;
+weak symbols), and a weak reference lets student code reach a grader-side
 function (a cuBLAS wrapper) while still linking anywhere else.
 
     defined_and_undefined(path)      one file's global symbols (nm -P)

@@ -8,7 +8,7 @@
  *   {"type":"result", ...}        one per (problem, size, kernel)
  *   {"type":"note","text":...}    anything a reader of the file should know
  *
- * Timing is the graders' own routine (common/timing.h, which the graders'
+ * Timing is the graders' own routine (grader/support/timing.h, which the graders'
  * speed_check wraps): every kernel is timed interleaved A B A B with the
  * problem's baseline, each run after an L2 flush, after warm-up, and the
  * median kept; "speedup" is the ratio of the medians, exactly what a grader

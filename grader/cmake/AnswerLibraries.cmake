@@ -55,6 +55,7 @@ function(add_answer_library name source lab_dir)
   if(EXISTS ${source_path})
     add_library(${name} STATIC ${source_path})
     target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/labs/${lab_dir})
+    # Code from solutions/, built like a student's: the contract only.
     target_link_libraries(${name} PUBLIC labs_common)
     cuda_labs_warnings(${name})
     return()

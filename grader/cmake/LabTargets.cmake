@@ -78,6 +78,9 @@ function(add_lab_implementation)
 
   add_library(${IMPL_LIBRARY} STATIC ${IMPL_SOURCES})
   target_include_directories(${IMPL_LIBRARY} PUBLIC ${contract_dir})
+  # The student contract (common/) only: a student's file can include
+  # nothing of the graders' (grader/support/ is not on its include path),
+  # and the batch grader replays these compile commands as they are.
   target_link_libraries(${IMPL_LIBRARY} PUBLIC labs_common)
   cuda_labs_warnings(${IMPL_LIBRARY})
   # Skeleton stubs leave parameters unused until the TODOs are done.
@@ -149,7 +152,7 @@ function(add_lab_implementation)
     # student's cuBLAS call, say) must link here, so that the race check
     # judges the kernels and the kernel-identity check the library call.
     target_link_libraries(${IMPL_RACE_RUNNER_NAME} PRIVATE ${IMPL_LIBRARY} ${libraries}
-                          labs_common)
+                          lab_grader_support)
     cuda_labs_warnings(${IMPL_RACE_RUNNER_NAME})
     # Next to the grader: the race check looks for it there.
     if(IMPL_OUTPUT_DIRECTORY)
@@ -194,7 +197,7 @@ function(add_cuda_lab)
   set(baselines "")
   if(LAB_BASELINES)
     add_library(${lab}_baselines STATIC ${LAB_BASELINES})
-    target_link_libraries(${lab}_baselines PUBLIC labs_common)
+    target_link_libraries(${lab}_baselines PUBLIC lab_grader_support)
     target_include_directories(${lab}_baselines PUBLIC ${contract_dir})
     cuda_labs_warnings(${lab}_baselines)
     set(baselines ${lab}_baselines)
@@ -282,7 +285,7 @@ endfunction()
 
 # add_lab_time(NUMBER 3 SOURCES lab3_time.c [LIBRARIES ...])
 # labN_time(_solution), `make time-labN`'s program: each kernel against the
-# lab's baseline with the graders' routine (time/time_kernels.h, common/timing.h).
+# lab's baseline with the graders' routine (time/time_kernels.h, grader/support/timing.h).
 function(add_lab_time)
   cmake_parse_arguments(TIME "" "NUMBER" "SOURCES;LIBRARIES" ${ARGN})
   add_lab_program(NUMBER ${TIME_NUMBER} NAME time SOURCES ${TIME_SOURCES}

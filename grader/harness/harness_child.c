@@ -242,7 +242,7 @@ static void child_trampoline(void **state)
 
 /* A failed check and a skip leave the test through the harness, which
  * turns the capture off on the way (grader_fail_at, grader_skip_at).
- * CMocka's own assertions (assert_int_equal in common/'s tests) leave it
+ * CMocka's own assertions (assert_int_equal in common_tests, grader/support/tests/) leave it
  * without passing there; CMocka calls this after every test, before it
  * prints the test's verdict, so its report of them stays out too. */
 static int child_teardown(void **state)

@@ -1,6 +1,6 @@
 /* Lab 1, TODO(1.11): the student's count of sectors per warp request for a
  * misaligned or strided read, against the grader's sector counter
- * (common/memory_sectors.h) on the same 32 addresses. Offsets 0..32 and
+ * (grader/support/memory_sectors.h) on the same 32 addresses. Offsets 0..32 and
  * strides 1..32 cover every case the handout's table and the measuring
  * program (lab1_stride_bench) show. */
 #include "harness.h"

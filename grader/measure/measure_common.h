@@ -5,7 +5,7 @@
  * These programs are experiments for the handouts, not graders: each
  * prints a plain-text table (GPU, command, sizes, repetitions, median and
  * min/max) that a handout can quote from a committed file. Timing is the
- * graders' routine (common/timing.h): warm-up runs, then timed runs, an
+ * graders' routine (grader/support/timing.h): warm-up runs, then timed runs, an
  * L2 flush before each where the plan asks for it, the median kept. */
 #ifndef MEASURE_COMMON_H
 #define MEASURE_COMMON_H
@@ -33,7 +33,7 @@ int measure_start(const char *title, int argc, char **argv);
  * "3 warm-up + 21 timed runs, L2 flushed before each". */
 void measure_print_plan(const timing_plan *plan);
 
-/* n floats on the GPU, uniform in [-1, 1) from `seed` (common/rng.h);
+/* n floats on the GPU, uniform in [-1, 1) from `seed` (grader/support/rng.h);
  * NULL after printing one line when the GPU's memory is too small. */
 float *measure_device_floats(const char *program, size_t n, uint64_t seed);
 

@@ -1,5 +1,5 @@
 /* make time-labN: your kernels at the sizes you choose, against the lab's
- * baseline, timed the graders' way (common/timing.h: interleaved with the
+ * baseline, timed the graders' way (grader/support/timing.h: interleaved with the
  * baseline, an L2 flush before every run, the median of many runs), one
  * line per kernel. Nothing here is graded, but a time is only worth showing
  * for a kernel that does its work: each pair's output is poisoned with NaN
@@ -19,7 +19,7 @@ extern "C" {
 
 /* What a pair's output must be, checked once after its runs. Element i
  * passes when it is finite and |got[i] - want[i]| <= atol + rtol*|want[i]|,
- * the graders' rule (common/compare.h). Both pointers may be on the GPU or
+ * the graders' rule (grader/support/compare.h). Both pointers may be on the GPU or
  * on the host: they are read through cudaMemcpyDefault. */
 typedef struct {
     const char *lab;            /* "lab3": for the "run make check-lab3" hint */

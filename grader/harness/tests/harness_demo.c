@@ -77,7 +77,7 @@ static void prints_long_lines(void **state)
     GRADER_CHECK(0, "fails on purpose, to keep its output");
 }
 
-/* CMocka's own assertions (common/'s tests use them) leave the test without
+/* CMocka's own assertions (common_tests uses them) leave the test without
  * passing through the harness: CMocka's report of them must stay out of
  * the output as well, and the failure says it was an assertion (CMocka
  * keeps the assertion's words in that report). */

@@ -1,4 +1,5 @@
-/* Unit tests of common/ (no GPU needed), one function per test. */
+/* Unit tests of grader/support/ and of common/'s status codes (no GPU
+ * needed), one function per test. */
 #ifndef COMMON_TESTS_H
 #define COMMON_TESTS_H
 

@@ -35,7 +35,8 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"common", "common/ unit tests", "common/", GRADER_IMPLEMENTATION,
-                          tests, sizeof tests / sizeof tests[0], .concurrent_streams = 0};
+    grader_suite suite = {"common", "common/ and grader/support/ unit tests",
+                          "grader/support/", GRADER_IMPLEMENTATION, tests,
+                          sizeof tests / sizeof tests[0], .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }
