@@ -15,17 +15,7 @@
 #
 # Only what these checks need is built, for one GPU architecture, to keep
 # the test to a couple of minutes on two cores. CUDACXX names the nvcc.
-set -euo pipefail
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
-[ $# -eq 1 ] || fail "usage: $0 WORK_DIR"
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-work=$1
-copy=$work/course
+. "$(dirname "${BASH_SOURCE[0]}")/check_prologue.sh"
 rm -rf "$work"
 mkdir -p "$work"
 

@@ -18,17 +18,7 @@
 #     (graded and failed, not crashed) and a message naming TODO(N.1);
 #   - its runners hold no student code (check_runner_boundary.py).
 # CUDACXX names the nvcc, PYTHON the interpreter, NM the nm of the build.
-set -euo pipefail
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
-[ $# -eq 1 ] || fail "usage: $0 WORK_DIR"
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-work=$1
-copy=$work/course
+. "$(dirname "${BASH_SOURCE[0]}")/check_prologue.sh"
 python=${PYTHON:-python3}
 rm -rf "$work"
 mkdir -p "$copy"

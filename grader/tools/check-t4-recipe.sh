@@ -20,16 +20,7 @@
 # too they find no device. Only the targets these checks need are built,
 # for one architecture, to keep the test short on two cores.
 # CUDACXX names the nvcc, PYTHON the interpreter (both optional).
-set -euo pipefail
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
-[ $# -eq 1 ] || fail "usage: $0 WORK_DIR"
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-work=$1
+. "$(dirname "${BASH_SOURCE[0]}")/check_prologue.sh"
 build=$work/build
 rm -rf "$work"
 mkdir -p "$work"
