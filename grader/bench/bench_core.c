@@ -216,50 +216,32 @@ static double spread_of(const stats_summary *ms)
     return ms->min > 0 ? ms->max / ms->min : 1e300;
 }
 
-/* One entry alone (the baseline without kernels, the ceiling): settled,
- * then measured until its spread is within the limit, the steadiest of the
- * tries kept. Returns 0 or the failing launch's status. */
-static int measure_alone(const bench_entry *e, const bench_options *o, measured *out)
+/* `e` settled, then timed (interleaved with `baseline`, or alone where it
+ * is NULL: the baseline without kernels, the ceiling) until every timed
+ * entry's spread is within its limit, the steadiest of the tries kept: `r`,
+ * and in `kernel` and `base` (NULL when alone) how each was measured.
+ * Returns 0 or the failing launch's status. */
+static int measure_steadily(const bench_entry *e, const bench_entry *baseline,
+                            const bench_options *o, timing_ab_result *r, measured *kernel,
+                            measured *base)
 {
-    *out = (measured){.tries = 0};
-    for (int t = 0; t <= BENCH_REMEASURE_TRIES; ++t) {
-        int settled = settle(e);
-        if (settled < 0)
-            return -settled;
-        stats_summary ms;
-        int status = timing_measure(e->launch, e->ctx, &o->plan, NULL, &ms);
-        if (status != 0)
-            return status;
-        if (out->tries == 0 || spread_of(&ms) < spread_of(&out->ms)) {
-            out->ms = ms;
-            out->settle_runs = settled;
-        }
-        out->tries = t + 1;
-        out->steady = !bench_too_spread(out->ms.min, out->ms.median, out->ms.max);
-        if (out->steady)
-            break;
-    }
-    return 0;
-}
-
-/* A kernel against the baseline, interleaved, the same way. */
-static int measure_pair(const bench_entry *e, const bench_entry *baseline,
-                        const bench_options *o, timing_ab_result *r, measured *kernel,
-                        measured *base)
-{
+    measured unused;
+    base = base ? base : &unused;
     *kernel = *base = (measured){.tries = 0};
     double kept = 0.0;
     for (int t = 0; t <= BENCH_REMEASURE_TRIES; ++t) {
         int settled = settle(e);
         if (settled < 0)
             return -settled;
-        timing_ab_result now;
-        int status = timing_interleaved(e->launch, e->ctx, baseline->launch, baseline->ctx,
-                                        &o->plan, NULL, &now);
+        timing_ab_result now = {.status = 0};
+        int status = baseline ? timing_interleaved(e->launch, e->ctx, baseline->launch,
+                                                   baseline->ctx, &o->plan, NULL, &now)
+                              : timing_measure(e->launch, e->ctx, &o->plan, NULL, &now.a_ms);
         if (status != 0)
             return status;
-        double spread = spread_of(&now.a_ms) > spread_of(&now.b_ms) ? spread_of(&now.a_ms)
-                                                                     : spread_of(&now.b_ms);
+        double spread = spread_of(&now.a_ms);
+        if (baseline && spread_of(&now.b_ms) > spread)
+            spread = spread_of(&now.b_ms);
         if (t == 0 || spread < kept) {
             *r = now;
             kept = spread;
@@ -269,11 +251,17 @@ static int measure_pair(const bench_entry *e, const bench_entry *baseline,
         kernel->ms = r->a_ms;
         base->ms = r->b_ms;
         kernel->steady = !bench_too_spread(r->a_ms.min, r->a_ms.median, r->a_ms.max);
-        base->steady = !bench_too_spread(r->b_ms.min, r->b_ms.median, r->b_ms.max);
+        base->steady = !baseline || !bench_too_spread(r->b_ms.min, r->b_ms.median, r->b_ms.max);
         if (kernel->steady && base->steady)
             break;
     }
     return 0;
+}
+
+static int measure_alone(const bench_entry *e, const bench_options *o, measured *out)
+{
+    timing_ab_result r;
+    return measure_steadily(e, NULL, o, &r, out, NULL);
 }
 
 static double rate_of(const bench_problem *p, const stats_summary *ms)
@@ -311,14 +299,14 @@ int bench_run(const bench_problem *p, const bench_options *o)
         timing_ab_result r;
         measured kernel, base;
         if (status == 0)
-            status = measure_pair(e, &p->baseline, o, &r, &kernel, &base);
+            status = measure_steadily(e, &p->baseline, o, &r, &kernel, &base);
         if (status == 0 && ceiling.tries &&
             bench_above_ceiling(rate_of(p, &kernel.ms), rate_of(p, &ceiling.ms))) {
             /* Once more, the ceiling too (the faster ceiling is kept). */
             measured again;
             if (measure_alone(&p->ceiling, o, &again) == 0 && again.ms.median < ceiling.ms.median)
                 ceiling = again;
-            status = measure_pair(e, &p->baseline, o, &r, &kernel, &base);
+            status = measure_steadily(e, &p->baseline, o, &r, &kernel, &base);
             if (status == 0 &&
                 bench_above_ceiling(rate_of(p, &kernel.ms), rate_of(p, &ceiling.ms))) {
                 bench_note("lab %d %s %s: %s measured %.6g %s, above its ceiling %s (%.6g %s), "
