@@ -98,9 +98,7 @@ def read_results(raw):
                 raise Unreadable(f"test {t['name'][:80]!r}: metric {str(name)[:40]!r} is not a "
                                  "finite number")
             clean[name] = {"value": value, "unit": str(m.get("unit", ""))[:16]}
-        seconds = t.get("seconds")
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-            seconds = None  # a test's time only shares out the slots (slots.py)
+        seconds = _seconds(t.get("seconds"))
         tests.append({"name": t["name"], "status": t["status"], "skip_reason": skip_reason,
                       "message": _text(t, "message"),
                       "notes": _text(t, "notes"), "output": _text(t, "output"),
@@ -109,6 +107,19 @@ def read_results(raw):
     seed = data.get("seed")
     return {"tests": tests, "device": device if isinstance(device, str) else None,
             "seed": seed if isinstance(seed, int) and not isinstance(seed, bool) else None}
+
+
+def _seconds(value):
+    """A test's time as a float, or None when it is not one a test can take
+    (it only shares out the slots, slots.py; an integer too large for a
+    float must not reach their arithmetic)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        seconds = float(value)
+    except OverflowError:
+        return None
+    return seconds if 0.0 <= seconds < 1e7 else None
 
 
 def gate_failures(rubric, reported):
