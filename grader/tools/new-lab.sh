@@ -112,7 +112,8 @@ central lists that name every lab):
       GPU run of ctest -L variant, their rows in grader/tests/outcomes.tsv
       (grader/tools/outcome_table.py)
   [ ] speed tests: thresholds calibrated on a GPU in grader/$lab/${lab}_rubric.h,
-      partial credit in grader/$lab/${lab}_speed_curve.txt; a baseline that is
+      each with its partial-credit floor beside it, and a GRADER_SPEED row in
+      grader/$lab/${lab}_grader.c; a baseline that is
       an answer goes in solutions/$dir/ with a line in
       grader/$lab/${lab}_answer_libraries.list
   [ ] optional tools in grader/$lab/CMakeLists.txt: add_lab_time (make
