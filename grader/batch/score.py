@@ -98,11 +98,11 @@ def read_results(raw):
                 raise Unreadable(f"test {t['name'][:80]!r}: metric {str(name)[:40]!r} is not a "
                                  "finite number")
             clean[name] = {"value": value, "unit": str(m.get("unit", ""))[:16]}
-        seconds = _seconds(t.get("seconds"))
         tests.append({"name": t["name"], "status": t["status"], "skip_reason": skip_reason,
                       "message": _text(t, "message"),
                       "notes": _text(t, "notes"), "output": _text(t, "output"),
-                      "metrics": clean, "seconds": seconds})
+                      "metrics": clean, "seconds": _seconds(t.get("seconds")),
+                      "gpu_wait_s": _seconds(t.get("gpu_wait_s"))})
     device = data.get("device")
     seed = data.get("seed")
     return {"tests": tests, "device": device if isinstance(device, str) else None,
@@ -110,9 +110,9 @@ def read_results(raw):
 
 
 def _seconds(value):
-    """A test's time as a float, or None when it is not one a test can take
-    (it only shares out the slots, slots.py; an integer too large for a
-    float must not reach their arithmetic)."""
+    """A test's time (or its wait for the GPU) as a float, or None when it
+    is not one a test can take (it only shares out the slots, slots.py; an
+    integer too large for a float must not reach their arithmetic)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     try:

@@ -74,8 +74,9 @@ class ResultsTest(unittest.TestCase):
         # graders: a number it cannot divide by must not reach it.
         for value, want in ((2.5, 2.5), (3, 3.0), (10 ** 400, None), (-1, None), (True, None),
                             ("4", None), (1e12, None)):
-            raw = results({"name": "cpu_a", "status": "pass", "seconds": value})
-            self.assertEqual(score.read_results(raw)["tests"][0]["seconds"], want, value)
+            for key in ("seconds", "gpu_wait_s"):
+                raw = results({"name": "cpu_a", "status": "pass", key: value})
+                self.assertEqual(score.read_results(raw)["tests"][0][key], want, value)
 
     def test_schema_is_checked(self):
         for bad in (b"", b"[]", b'{"tests": {}}', b'{"tests": [{"status": "pass"}]}',

@@ -237,6 +237,16 @@ class TestSlotsShareTest(unittest.TestCase):
         t.record("lab2", [{"seconds": 20.0}])
         self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 2, "lab2": 4})
 
+    def test_waits_for_the_gpu_are_not_work(self):
+        t = slots.TestSlots(3)
+        t.record("lab1", [{"seconds": 10.0, "gpu_wait_s": None}])
+        # 30 s of test time, 20 of them waiting to measure alone: 10 s of work
+        t.record("lab2", [{"seconds": 20.0, "gpu_wait_s": 15.0},
+                          {"seconds": 10.0, "gpu_wait_s": 5.0}])
+        self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 3, "lab2": 3})
+        t.record("lab3", [{"seconds": 1.0, "gpu_wait_s": 9.0}])  # never below nothing
+        self.assertEqual(t.allot(["lab1", "lab3"]), {"lab1": 3, "lab3": 3})
+
 
 class ReviewTest(unittest.TestCase):
     def test_flags_and_skeleton_calls(self):
