@@ -3,6 +3,7 @@
  * See harness.h. */
 #define _DEFAULT_SOURCE /* realpath */
 #include "harness_internal.h"
+#include "calibration.h"
 #include "gpu_keeper.h"
 
 #include <errno.h>
@@ -196,7 +197,9 @@ static void add_to_totals(const test_outcome *out, score_totals *t)
 {
     int *possible = out->test->bonus ? &t->bonus_possible : &t->possible;
     int *earned = out->test->bonus ? &t->bonus_earned : &t->earned;
-    *possible += out->test->points;
+    /* A ratio that cannot be graded on this GPU is out of the total, not lost. */
+    if (!(out->status == OUTCOME_SKIP && out->record.skip_reason == GRADER_SKIP_NOT_GRADABLE))
+        *possible += out->test->points;
     *earned += out->credited;
     if (out->status == OUTCOME_PASS) {
         ++t->passes;
@@ -250,6 +253,32 @@ static void append_note(result_record *rec, const char *note)
     snprintf(rec->notes + used, sizeof rec->notes - used, "%s%s", used ? "\n" : "", note);
 }
 
+/* The calibration that grades this run (calibration.h): set once the
+ * device is known, before any test starts. */
+static calibration run_calibration;
+const calibration *harness_calibration;
+
+/* A test whose ratio cannot be graded on this GPU (its calibration file says
+ * so) is not run: the runner records it as skipped, not graded, with the
+ * threshold in the message. The runner decides this itself, so no test
+ * process can claim it. */
+static int skip_not_graded(test_outcome *out, const grader_test *test)
+{
+    const char *threshold = calibration_not_graded(&run_calibration, test->name);
+    if (!threshold)
+        return 0;
+    memset(out, 0, sizeof *out);
+    out->test = test;
+    out->calls_fd = -1; /* no recorded helper calls to replay */
+    out->status = OUTCOME_SKIP;
+    out->record.skip_reason = GRADER_SKIP_NOT_GRADABLE;
+    snprintf(out->record.message, sizeof out->record.message,
+             "not graded: %s cannot be graded on this GPU (calibration file %s: the "
+             "reference and the baseline are too close here)",
+             threshold, run_calibration.file);
+    return 1;
+}
+
 /* Runs the chosen tests, up to opt->jobs at once in the table's order, and
  * reports each as soon as it and every test before it have their final
  * outcome. A test that must run again alone (rerun_alone_because) waits
@@ -297,6 +326,10 @@ static void run_all(const options *opt, const grader_test **chosen, size_t count
         for (int p = 0; p < opt->jobs && next < count && !rerun_waits; ++p) {
             if (procs[p].pid > 0)
                 continue;
+            if (skip_not_graded(&outs[next], chosen[next])) {
+                ended[next++] = progress = 1;
+                continue;
+            }
             procs[p].out = &outs[next];
             int started = test_process_start(&procs[p], chosen[next],
                                              limit_for(opt, chosen[next]), 0, opt->jobs == 1);
@@ -438,9 +471,25 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
                  outs[selected].status == OUTCOME_PASS && procs[0].rec->device[0]
                      ? procs[0].rec->device : "device probe failed");
     }
-    printf("%s (%s), grading %s/\ndevice: %s\nseed: %llu (set LAB_SEED to change)\n\n",
+    char why[512], calibration_line[400];
+    int unusable = calibration_choose(device, &run_calibration, why, sizeof why);
+    if (!unusable && calibration_export(&run_calibration) != 0) {
+        unusable = 1;
+        snprintf(why, sizeof why, "its values do not fit in the environment");
+    }
+    if (unusable) {
+        fprintf(stderr, "grader: the calibration of this GPU cannot be used: %s\n"
+                        "(fix or remove the file; GRADER_CALIBRATION=none grades with the "
+                        "rubric's defaults on purpose)\n", why);
+        gpu_keeper_stop();
+        return 2;
+    }
+    printf("%s (%s), grading %s/\ndevice: %s\ncalibration: %s\nseed: %llu (set LAB_SEED to "
+           "change)\n\n",
            suite->title, suite->lab, suite->implementation, device,
+           calibration_describe(&run_calibration, calibration_line, sizeof calibration_line),
            (unsigned long long)grader_seed());
+    harness_calibration = &run_calibration;
 
     score_totals totals = {0};
     run_all(&opt, chosen, selected, procs, outs, ended, &totals);

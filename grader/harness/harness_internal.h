@@ -3,6 +3,7 @@
 #ifndef HARNESS_INTERNAL_H
 #define HARNESS_INTERNAL_H
 
+#include "calibration.h"
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -30,6 +31,9 @@ extern result_record *harness_shared;
 extern int harness_results_fd;
 /* The program the runner executes for each test (an absolute path). */
 extern char harness_tests_program[4096];
+/* The calibration grading this run (calibration.h), for the results file;
+ * NULL until the runner has chosen it. */
+extern const calibration *harness_calibration;
 
 /* CLOCK_MONOTONIC in seconds: the same clock in parent and child. */
 double harness_now(void);
