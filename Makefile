@@ -219,13 +219,17 @@ sanitize-build-lab%:
 	$(call quiet_build,--target lab$*_check)
 
 # Every lab's reference, with the grader's self-tests: proves the course works
-# on this GPU. Keeps going after a failing lab and fails at the end.
+# on this GPU. Keeps going after a failing lab and fails at the end. Then
+# each threshold's margin on this GPU (grader/tools/calibrate.py --margins):
+# how far the reference is above it and the baseline below it.
 check-solutions: build
 	@mkdir -p $(BUILD)/results; status=0; \
 	for n in $(LAB_NUMBERS); do \
 	  $(BUILD)/bin/lab$${n}_check_solution --group cpu --group gpu --group selftest \
 	    --results $(BUILD)/results/lab$${n}_check_solution.json $(GRADER_ARGS) || status=1; \
-	done; exit $$status
+	done; echo; $(PYTHON) grader/tools/calibrate.py --margins \
+	  $(foreach n,$(LAB_NUMBERS),$(BUILD)/results/lab$(n)_check_solution.json) || true; \
+	exit $$status
 
 # make calibrate: REPEAT rounds of every lab's solution grader (gpu and
 # selftest groups, with the headers' defaults) on this GPU; each threshold

@@ -152,13 +152,18 @@ def print_margins(runs, rules, defaults):
     """Per threshold in one grading run: how far the reference is above it
     and the baseline below it, as factors (the rule asks for >= margin)."""
     samples = rule_lib.collect(runs)
+    measured = [r for r in rules if rule_lib.band_of(samples, r["lab"], r["reference"])]
+    if not measured:
+        print("threshold margins: no speed test measured (no GPU, or no speed test ran)")
+        return
+    calibrations = sorted({(run.get("calibration") or {}).get("line", "?") for run in runs})
+    print(f"threshold margins on this GPU (calibration: {'; '.join(calibrations)}): the "
+          f"reference over the threshold, the threshold over the baseline")
     print(f"{'threshold':40s} {'value':>7s} {'reference':>10s} {'margin':>7s} "
           f"{'baseline':>9s} {'margin':>7s}  rule")
-    for rule in rules:
+    for rule in measured:
         ref = rule_lib.band_of(samples, rule["lab"], rule["reference"])
         base = rule_lib.band_of(samples, rule["lab"], rule["baseline"])
-        if ref is None:
-            continue
         # The threshold the run graded with: the reference test's metric.
         used = rule_lib.band_of(samples, rule["lab"],
                                 {"test": rule["reference"]["test"], "metric": "threshold"})
@@ -169,8 +174,10 @@ def print_margins(runs, rules, defaults):
         if base is not None and base.high > 0:
             base_margin = f"{(t / base.high if higher else base.low / t):7.3f}"
             base_text = f"{base.high:9.4g}"
+        short = "  BELOW THE RULE'S MARGIN" if ref_margin < rule["margin"] or (
+            base_margin and float(base_margin) < rule["margin"]) else ""
         print(f"{rule['threshold']:40s} {t:7.4g} {ref.low:10.4g} {ref_margin:7.3f} "
-              f"{base_text:>9s} {base_margin:>7s}  >= {rule['margin']:g}")
+              f"{base_text:>9s} {base_margin:>7s}  >= {rule['margin']:g}{short}")
 
 
 def main(argv=None):

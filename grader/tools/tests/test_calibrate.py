@@ -153,6 +153,23 @@ class FromResultsTest(unittest.TestCase):
             self.assertFalse(e["graded"])
             self.assertIsNone(e["value"])
 
+    def test_margins_of_one_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.write_runs(d, H100, [2.13], [1.35])
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(calibrate.main(["--margins", f"{d}/lab4_run0.json"]), 0)
+            row = [line for line in out.getvalue().splitlines()
+                   if line.startswith("LAB4_SMEM_SPEEDUP_MIN")][0]
+            # 2.13 / 1.5 = 1.42 above; 1.5 / 1.35 = 1.111 below the 1.15 the rule asks.
+            self.assertIn("1.420", row)
+            self.assertIn("1.111", row)
+            self.assertIn("BELOW THE RULE'S MARGIN", row)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                calibrate.main(["--margins", f"{d}/missing.json"])
+            self.assertIn("no speed test measured", out.getvalue())
+
     def test_two_gpus_are_refused(self):
         with tempfile.TemporaryDirectory() as d:
             self.write_runs(d, T4, [2.1], [1.0])
