@@ -6,6 +6,8 @@
                                              write grader/calibration/<gpu>.json
     calibrate.py --from-results DIR          the same from results files already saved
                                              (DIR/*.json, e.g. a copy of a --keep-runs folder)
+    calibrate.py --from-summary FILE...      the same from summarize_results.py reports
+                                             (handouts/results/*.txt: the course's sessions)
     calibrate.py --margins FILE...           each threshold's margin in one run's results
                                              (what make check-solutions prints)
 
@@ -180,6 +182,46 @@ def print_margins(runs, rules, defaults):
               f"{base_text:>9s} {base_margin:>7s}  >= {rule['margin']:g}{short}")
 
 
+def write_calibration(doc, problems, gpu, out_arg):
+    out = Path(out_arg) if out_arg else ROOT / "grader" / "calibration" / \
+        rule_lib.calibration_file_name(gpu["name"], gpu["sms"], gpu["memory_gib"])
+    print_report(doc, problems)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(out)
+    print(f"\nwritten: {out}\n(commit it; the graders read it on this GPU from now on)")
+    return 0
+
+
+def from_summary(args, rules, defaults):
+    """Proposals from recorded sessions (summarize_results.py reports)."""
+    samples, devices = {}, set()
+    for path in args.from_summary:
+        with open(path, encoding="utf-8") as f:
+            got, seen = rule_lib.parse_summary(f.read())
+        devices |= seen
+        for test, metrics in got.items():
+            for metric, values in metrics.items():
+                samples.setdefault(test, {}).setdefault(metric, []).extend(values)
+    gpus = {d: rule_lib.parse_device(d) for d in devices}
+    named = {(g["name"], g["sms"], g["memory_gib"]) for g in gpus.values() if g}
+    if len(named) != 1:
+        print(f"calibrate: the reports name {len(named)} GPUs; give one GPU's reports",
+              file=sys.stderr)
+        return 1
+    description, gpu = next((d, g) for d, g in gpus.items() if g)
+    labs = {int(t.split("/")[0][3:]) for t in samples}
+    rules = [r for r in rules if r["lab"] in labs]
+    made = {"date": datetime.date.today().isoformat(), "runs": None,
+            "command": "calibrate.py --from-summary " + " ".join(args.from_summary)}
+    doc, problems = build_calibration(rules, defaults, samples, gpu, description, made)
+    if not doc["thresholds"]:
+        print_report(doc, problems)
+        print("calibrate: no rule had both of its measurements; nothing written", file=sys.stderr)
+        return 1
+    return write_calibration(doc, problems, gpu, args.out)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=20)
@@ -187,6 +229,7 @@ def main(argv=None):
     ap.add_argument("--labs", nargs="*", type=int)
     ap.add_argument("--runs-dir", help="keep each run's results and log here")
     ap.add_argument("--from-results", metavar="DIR")
+    ap.add_argument("--from-summary", nargs="+", metavar="REPORT")
     ap.add_argument("--margins", nargs="+", metavar="RESULTS")
     ap.add_argument("--rules", default=str(RULES))
     ap.add_argument("--grader-dir", default=str(ROOT / "grader"))
@@ -204,6 +247,8 @@ def main(argv=None):
     if args.margins:
         print_margins(load_runs(args.margins), rules, defaults)
         return 0
+    if args.from_summary:
+        return from_summary(args, rules, defaults)
     if args.from_results:
         paths = sorted(glob.glob(os.path.join(args.from_results, "*.json")))
         command = f"calibrate.py --from-results {args.from_results}"
@@ -230,14 +275,7 @@ def main(argv=None):
         print_report(doc, problems)
         print("calibrate: no rule had both of its measurements; nothing written", file=sys.stderr)
         return 1
-    out = Path(args.out) if args.out else ROOT / "grader" / "calibration" / \
-        rule_lib.calibration_file_name(gpu["name"], gpu["sms"], gpu["memory_gib"])
-    print_report(doc, problems)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(out)
-    print(f"\nwritten: {out}\n(commit it; the graders read it on this GPU from now on)")
-    return 0
+    return write_calibration(doc, problems, gpu, args.out)
 
 
 if __name__ == "__main__":

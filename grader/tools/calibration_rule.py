@@ -223,3 +223,39 @@ def calibration_file_name(name, sms, memory_gib):
     if not re.search(r"\d+\s*gb", name.lower()):
         file += f"_{memory_gib}gib"
     return file + ".json"
+
+
+# summarize_results.py's report (what handouts/results/*.txt record of the
+# course's own calibration sessions): a test's heading, then one line per
+# metric with its min, median and max.
+_SUMMARY_TEST = re.compile(r"^(lab\d+) solutions (\w+): ")
+_SUMMARY_METRIC = re.compile(r"^\s+(\w+)\s+n=\s*\d+\s+min\s+(\S+)\s+median\s+(\S+)\s+max\s+(\S+)")
+_SUMMARY_DEVICE = re.compile(r"result files; device\(s\): (.+)$")
+
+
+def parse_summary(text):
+    """(samples as collect() gives them, the device lines) from a
+    summarize_results.py report; each metric's min, median and max stand
+    for its runs (sessions in one file add to each other's bands)."""
+    samples: Dict[str, Dict[str, List[float]]] = {}
+    devices = set()
+    test = None
+    for line in text.splitlines():
+        m = _SUMMARY_DEVICE.search(line)
+        if m:
+            devices.add(m.group(1).strip())
+            continue
+        m = _SUMMARY_TEST.match(line)
+        if m:
+            test = f"{m.group(1)}/{m.group(2)}"
+            continue
+        m = _SUMMARY_METRIC.match(line)
+        if m and test:
+            try:
+                values = [float(v) for v in m.group(2, 3, 4)]
+            except ValueError:
+                continue
+            samples.setdefault(test, {}).setdefault(m.group(1), []).extend(values)
+        elif not line.startswith(" "):
+            test = None
+    return samples, devices
