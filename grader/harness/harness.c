@@ -198,8 +198,12 @@ static void add_to_totals(const test_outcome *out, score_totals *t)
     int *possible = out->test->bonus ? &t->bonus_possible : &t->possible;
     int *earned = out->test->bonus ? &t->bonus_earned : &t->earned;
     /* A ratio that cannot be graded on this GPU is out of the total, not lost. */
-    if (!(out->status == OUTCOME_SKIP && out->record.skip_reason == GRADER_SKIP_NOT_GRADABLE))
-        *possible += out->test->points;
+    if (out->status == OUTCOME_SKIP && out->record.skip_reason == GRADER_SKIP_NOT_GRADABLE) {
+        ++t->skips;
+        t->not_gradable += out->test->bonus ? 0 : out->test->points;
+        return;
+    }
+    *possible += out->test->points;
     *earned += out->credited;
     if (out->status == OUTCOME_PASS) {
         ++t->passes;

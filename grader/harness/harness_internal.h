@@ -67,6 +67,8 @@ typedef struct {
     int earned, possible;             /* required tests */
     int bonus_earned, bonus_possible; /* extra credit */
     int not_graded;                   /* points of skipped tests */
+    int not_gradable;                 /* points of ratios this GPU cannot grade (out of
+                                       * the possible total: calibration.h) */
     int passes, failures, skips;
     int skipped_for_gpu;
 } score_totals;

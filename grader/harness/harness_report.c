@@ -87,6 +87,9 @@ static void print_score(const grader_suite *suite, const test_outcome *outs, siz
         const grader_test *test = outs[i].test;
         if (test->bonus || test->group > GROUP_SELFTEST)
             continue;
+        if (outs[i].status == OUTCOME_SKIP &&
+            outs[i].record.skip_reason == GRADER_SKIP_NOT_GRADABLE)
+            continue; /* out of the total: report_summary says so */
         if (outs[i].status == OUTCOME_SKIP) {
             not_graded[test->group] += test->points;
         } else {
@@ -138,6 +141,13 @@ void report_summary(const grader_suite *suite, const test_outcome *outs, size_t 
         printf("Only the CPU checks ran (--group cpu); the GPU checks were not run.\n");
     else if (t->not_graded)
         printf("Skipped tests are not passed: their points are not graded.\n");
+    if (t->not_gradable)
+        printf("%d point%s of speed tests cannot be graded on this GPU (calibration %s): "
+               "the reference and the baseline are too close here, so %s left out of the "
+               "total.\n",
+               t->not_gradable, t->not_gradable == 1 ? "" : "s",
+               harness_calibration ? harness_calibration->file : "?",
+               t->not_gradable == 1 ? "it is" : "they are");
     /* What a CPU-only grade cannot say, in plain words. */
     if (t->skipped_for_gpu || cpu_only_run)
         printf("The CPU checks test your index helpers; only the GPU checks run your kernels: "
@@ -309,8 +319,10 @@ static void write_results(FILE *f, const grader_suite *suite, const char *device
     fprintf(f, ",\n  \"seed\": %llu,\n  \"finished\": \"%s\",\n",
             (unsigned long long)grader_seed(), stamp);
     fprintf(f, "  \"score\": {\"earned\": %d, \"possible\": %d, \"bonus_earned\": %d, "
-               "\"bonus_possible\": %d, \"not_graded\": %d},\n  \"tests\": [\n",
-            t->earned, t->possible, t->bonus_earned, t->bonus_possible, t->not_graded);
+               "\"bonus_possible\": %d, \"not_graded\": %d, \"not_gradable\": %d},\n"
+               "  \"tests\": [\n",
+            t->earned, t->possible, t->bonus_earned, t->bonus_possible, t->not_graded,
+            t->not_gradable);
     for (size_t i = 0; i < n; ++i) {
         write_json_test(f, &outs[i]);
         fprintf(f, "%s\n", i + 1 < n ? "," : "");
