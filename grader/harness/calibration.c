@@ -307,7 +307,7 @@ const char *calibration_describe(const calibration *cal, char *out, size_t out_s
         snprintf(out, out_size, "none: the rubric's defaults (GRADER_CALIBRATION=none)");
         break;
     default:
-        snprintf(out, out_size, "not needed (no GPU test ran)");
+        snprintf(out, out_size, "not needed (no GPU in use)");
     }
     return out;
 }
