@@ -21,7 +21,8 @@ static const char *const group_names[] = {[GROUP_CPU] = "cpu", [GROUP_GPU] = "gp
 
 typedef struct {
     int groups[3];           /* which groups to run */
-    const char *only;        /* a single test name */
+    const char *only[64];    /* --only: these tests alone (make calibrate names several) */
+    int only_count;
     const char *results_path;
     const char *junit_path;  /* --junit: the results as JUnit XML too */
     int results_fd;          /* --results-fd: -1 when not given */
@@ -43,8 +44,11 @@ double harness_now(void)
 
 static int test_selected(const options *opt, const grader_test *test)
 {
-    if (opt->only)
-        return strcmp(opt->only, test->name) == 0;
+    for (int i = 0; i < opt->only_count; ++i)
+        if (strcmp(opt->only[i], test->name) == 0)
+            return 1;
+    if (opt->only_count)
+        return 0;
     return opt->groups[test->group] && (test->points > 0 || !opt->scored_only);
 }
 
@@ -64,7 +68,7 @@ static void usage(FILE *to, const char *program)
             "          [--results FILE | --results-fd N] [--junit FILE] [--timeout SECONDS] [--verbose]\n"
             "          [--list] [--rubric] [--tests PROGRAM] [--help]\n"
             "  --group G      run the tests of group G (default: cpu and gpu)\n"
-            "  --only TEST    run one test (names: --list)\n"
+            "  --only TEST    run this test (names: --list); repeat for several\n"
             "  --scored-only  skip the tests worth no points (measurement tables)\n"
             "  --jobs N       run up to N tests at once (1-%d; the batch grader's GPU lock,\n"
             "                 GRADER_GPU_SHARE, must be set: it keeps measurements alone)\n"
@@ -115,7 +119,11 @@ static int parse_options(int argc, char **argv, options *opt)
             any_group = 1;
             ++i;
         } else if (strcmp(arg, "--only") == 0 && value) {
-            opt->only = value;
+            if (opt->only_count == (int)(sizeof opt->only / sizeof opt->only[0])) {
+                fprintf(stderr, "grader: too many --only\n");
+                return 0;
+            }
+            opt->only[opt->only_count++] = value;
             ++i;
         } else if (strcmp(arg, "--results") == 0 && value) {
             opt->results_path = value;
@@ -499,7 +507,7 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
     run_all(&opt, chosen, selected, procs, outs, ended, &totals);
     size_t n = selected;
 
-    int cpu_only = !opt.only && opt.groups[GROUP_CPU] && !opt.groups[GROUP_GPU];
+    int cpu_only = !opt.only_count && opt.groups[GROUP_CPU] && !opt.groups[GROUP_GPU];
     report_summary(suite, outs, n, &totals, cpu_only);
     if (opt.results_path && report_write_json(opt.results_path, suite, device, outs, n, &totals))
         printf("results: %s\n", opt.results_path);

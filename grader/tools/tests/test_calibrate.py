@@ -208,6 +208,39 @@ class FromResultsTest(unittest.TestCase):
                 calibrate.main(["--margins", f"{d}/missing.json"])
             self.assertIn("no speed test measured", out.getvalue())
 
+    def test_repeat_runs_the_rules_tests_with_the_defaults(self):
+        """make calibrate's own runs, with a stand-in grader: each round runs
+        the lab's rule tests (--only each) under GRADER_CALIBRATION=none."""
+        fake = f"""#!{sys.executable}
+import json, os, sys
+args = sys.argv[1:]
+assert os.environ.get("GRADER_CALIBRATION") == "none", "calibrate must grade with the defaults"
+only = [args[i + 1] for i, a in enumerate(args) if a == "--only"]
+out = args[args.index("--results") + 1]
+ratio = {{"gpu": 1.6, "selftest": 1.0}}
+tests = [{{"name": t, "status": "pass", "metrics": {{m: {{"value": ratio[t.split("_")[0]]}}
+          for m in ("speedup_vs_naive", "speedup_vs_unpadded", "fraction_of_copy")}}}}
+         for t in only]
+json.dump({{"schema": "cuda-labs-results/4", "lab": "lab4", "device": {T4!r},
+           "tests": tests}}, open(out, "w"))
+"""
+        with tempfile.TemporaryDirectory() as d:
+            exe = Path(d) / "lab4_check_solution"
+            exe.write_text(fake)
+            exe.chmod(0o755)
+            out = Path(d) / "cal.json"
+            self.assertEqual(calibrate.main(["--repeat", "3", "--bin", d, "--labs", "4",
+                                             "--runs-dir", f"{d}/runs", "--out", str(out)]), 0)
+            self.assertEqual(len(list(Path(d, "runs").glob("lab4_run*.json"))), 3)
+            found = json.loads(out.read_text())["thresholds"]
+            self.assertEqual(set(found), {"LAB4_SMEM_SPEEDUP_MIN", "LAB4_PADDED_SPEEDUP_MIN",
+                                          "LAB4_MULTIROW_COPY_FRACTION_MIN"})
+            # 1.6 against 1.0: [1.15, 1.391]; the defaults 1.5 and 0.75 are outside it.
+            self.assertEqual(found["LAB4_SMEM_SPEEDUP_MIN"]["value"], 1.39)
+            self.assertEqual(found["LAB4_MULTIROW_COPY_FRACTION_MIN"]["value"], 1.15)
+            self.assertEqual(found["LAB4_PADDED_SPEEDUP_MIN"]["value"], 1.3)
+            self.assertEqual(found["LAB4_SMEM_SPEEDUP_MIN"]["reference"]["n"], 3)
+
     def test_two_gpus_are_refused(self):
         with tempfile.TemporaryDirectory() as d:
             self.write_runs(d, T4, [2.1], [1.0])
