@@ -236,11 +236,14 @@ check-solutions: build
 # proposed by the rule of grader/calibration/rules.json, into
 # grader/calibration/<gpu>.json for the instructor to commit
 # (grader/tools/calibrate.py, docs/instructors.md).
+# APPEND=1 adds the rounds to those already in $(BUILD)/calibration-runs
+# (20 rounds in sittings of 5, say) and proposes from all of them.
 .PHONY: calibrate
 REPEAT ?= 20
+APPEND ?=
 calibrate: build
 	@$(PYTHON) grader/tools/calibrate.py --repeat $(REPEAT) --bin $(BUILD)/bin \
-	  --runs-dir $(BUILD)/calibration-runs
+	  --runs-dir $(BUILD)/calibration-runs $(if $(APPEND),--append)
 
 clean:
 	rm -rf $(BUILD)

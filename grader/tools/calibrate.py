@@ -49,13 +49,22 @@ def tests_of(rules, lab):
     return names
 
 
-def run_graders(bin_dir, labs, repeat, runs_dir, rules):
-    """REPEAT rounds of every lab's solution grader, one results file each."""
+def run_graders(bin_dir, labs, repeat, runs_dir, rules, append=False):
+    """REPEAT rounds of every lab's solution grader, one results file each;
+    `append`: after the rounds already in runs_dir (a long calibration in
+    several sittings), else instead of them."""
     env = dict(os.environ, GRADER_CALIBRATION="none")
     runs_dir.mkdir(parents=True, exist_ok=True)
-    for old in list(runs_dir.glob("lab*_run*.json")) + list(runs_dir.glob("lab*_run*.log")):
-        old.unlink()  # an earlier calibration's runs must not mix with these
-    for i in range(1, repeat + 1):
+    earlier = list(runs_dir.glob("lab*_run*.json")) + list(runs_dir.glob("lab*_run*.log"))
+    first = 1
+    if append:
+        numbers = [int(p.stem.rsplit("_run", 1)[1]) for p in earlier
+                   if p.stem.rsplit("_run", 1)[1].isdigit()]
+        first = max(numbers, default=0) + 1
+    else:
+        for old in earlier:
+            old.unlink()  # an earlier calibration's runs must not mix with these
+    for i in range(first, first + repeat):
         for lab in labs:
             exe = Path(bin_dir) / f"lab{lab}_check_solution"
             out = runs_dir / f"lab{lab}_run{i:03d}.json"
@@ -64,7 +73,7 @@ def run_graders(bin_dir, labs, repeat, runs_dir, rules):
                 only = [a for t in tests_of(rules, lab) for a in ("--only", t)]
                 status = subprocess.call([str(exe)] + only + ["--results", str(out)], stdout=f,
                                          stderr=subprocess.STDOUT, env=env)
-            print(f"  round {i}/{repeat} lab {lab}: "
+            print(f"  round {i - first + 1}/{repeat} lab {lab}: "
                   f"{'passed' if status == 0 else f'exit status {status} (see {log})'}",
                   flush=True)
 
@@ -242,6 +251,8 @@ def main(argv=None):
     ap.add_argument("--bin", default=str(ROOT / "build" / "bin"))
     ap.add_argument("--labs", nargs="*", type=int)
     ap.add_argument("--runs-dir", help="keep each run's results and log here")
+    ap.add_argument("--append", action="store_true",
+                    help="add these rounds to those already in --runs-dir (same GPU)")
     ap.add_argument("--from-results", metavar="DIR")
     ap.add_argument("--from-summary", nargs="+", metavar="REPORT")
     ap.add_argument("--margins", nargs="+", metavar="RESULTS")
@@ -274,9 +285,9 @@ def main(argv=None):
         runs_dir = Path(args.runs_dir or ROOT / "build" / "calibration-runs")
         print(f"calibrate: {args.repeat} rounds of labs {' '.join(map(str, labs))} "
               f"(results in {runs_dir})")
-        run_graders(args.bin, labs, args.repeat, runs_dir, rules)
+        run_graders(args.bin, labs, args.repeat, runs_dir, rules, args.append)
         paths = sorted(str(p) for p in runs_dir.glob("lab*_run*.json"))
-        command = f"make calibrate REPEAT={args.repeat}"
+        command = f"make calibrate REPEAT={args.repeat}" + (" (appended)" if args.append else "")
     runs = load_runs(paths)
     if not runs:
         print("calibrate: no readable results files", file=sys.stderr)

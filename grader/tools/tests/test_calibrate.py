@@ -240,6 +240,17 @@ json.dump({{"schema": "cuda-labs-results/4", "lab": "lab4", "device": {T4!r},
             self.assertEqual(found["LAB4_MULTIROW_COPY_FRACTION_MIN"]["value"], 1.15)
             self.assertEqual(found["LAB4_PADDED_SPEEDUP_MIN"]["value"], 1.3)
             self.assertEqual(found["LAB4_SMEM_SPEEDUP_MIN"]["reference"]["n"], 3)
+            # Two more rounds in a second sitting: proposals from all five.
+            self.assertEqual(calibrate.main(["--repeat", "2", "--append", "--bin", d, "--labs",
+                                             "4", "--runs-dir", f"{d}/runs", "--out",
+                                             str(out)]), 0)
+            self.assertEqual(len(list(Path(d, "runs").glob("lab4_run*.json"))), 5)
+            found = json.loads(out.read_text())["thresholds"]
+            self.assertEqual(found["LAB4_SMEM_SPEEDUP_MIN"]["reference"]["n"], 5)
+            # Without --append a new calibration starts afresh.
+            self.assertEqual(calibrate.main(["--repeat", "1", "--bin", d, "--labs", "4",
+                                             "--runs-dir", f"{d}/runs", "--out", str(out)]), 0)
+            self.assertEqual(len(list(Path(d, "runs").glob("lab4_run*.json"))), 1)
 
     def test_two_gpus_are_refused(self):
         with tempfile.TemporaryDirectory() as d:
