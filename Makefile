@@ -2,6 +2,7 @@
 #   make check-lab1            build lab 1 and grade YOUR code in labs/
 #   make check-solution-lab1   grade the reference solution
 #   make check-solutions       grade every reference solution (instructors)
+#   make calibrate [REPEAT=20] thresholds for this GPU into grader/calibration/ (instructors)
 #   make time-lab3 [SIZE=...]  your kernels against the lab's baseline: ms, GB/s or GFLOP/s, ratio
 #   make profile-lab3          your kernels under Nsight Compute: the lab's metrics in words
 #   make sanitize-lab3         your kernels under compute-sanitizer (memcheck, racecheck, synccheck)
@@ -66,7 +67,7 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 all: build
 
 help:
-	@sed -n '2,19p' Makefile
+	@sed -n '2,20p' Makefile
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
@@ -218,13 +219,31 @@ sanitize-build-lab%:
 	$(call quiet_build,--target lab$*_check)
 
 # Every lab's reference, with the grader's self-tests: proves the course works
-# on this GPU. Keeps going after a failing lab and fails at the end.
+# on this GPU. Keeps going after a failing lab and fails at the end. Then
+# each threshold's margin on this GPU (grader/tools/calibrate.py --margins):
+# how far the reference is above it and the baseline below it.
 check-solutions: build
 	@mkdir -p $(BUILD)/results; status=0; \
 	for n in $(LAB_NUMBERS); do \
 	  $(BUILD)/bin/lab$${n}_check_solution --group cpu --group gpu --group selftest \
 	    --results $(BUILD)/results/lab$${n}_check_solution.json $(GRADER_ARGS) || status=1; \
-	done; exit $$status
+	done; echo; $(PYTHON) grader/tools/calibrate.py --margins \
+	  $(foreach n,$(LAB_NUMBERS),$(BUILD)/results/lab$(n)_check_solution.json) || true; \
+	exit $$status
+
+# make calibrate: REPEAT rounds of every lab's solution grader (gpu and
+# selftest groups, with the headers' defaults) on this GPU; each threshold
+# proposed by the rule of grader/calibration/rules.json, into
+# grader/calibration/<gpu>.json for the instructor to commit
+# (grader/tools/calibrate.py, docs/instructors.md).
+# APPEND=1 adds the rounds to those already in $(BUILD)/calibration-runs
+# (20 rounds in sittings of 5, say) and proposes from all of them.
+.PHONY: calibrate
+REPEAT ?= 20
+APPEND ?=
+calibrate: build
+	@$(PYTHON) grader/tools/calibrate.py --repeat $(REPEAT) --bin $(BUILD)/bin \
+	  --runs-dir $(BUILD)/calibration-runs $(if $(APPEND),--append)
 
 clean:
 	rm -rf $(BUILD)

@@ -44,6 +44,10 @@ def lab_output(record):
     if record["no_gpu_points"]:
         lines.append("%d points of GPU tests were not graded: no GPU on the grading machine"
                      % record["no_gpu_points"])
+    if record.get("not_gradable_points"):
+        lines.append("%d points of speed tests were not graded: the grading GPU cannot tell "
+                     "the reference from the baseline there (its calibration file says so); "
+                     "they are not counted in the lab's points" % record["not_gradable_points"])
     return "\n".join(lines)
 
 
@@ -68,6 +72,7 @@ def results(records, execution_time, extra_output=""):
         "extra_data": {
             "not_graded_no_gpu": sum(r["no_gpu_points"] for r in records),
             "labs": {r["lab"]: {"state": r["state"], "score": r["score"], "possible": r["possible"],
-                                "bonus": r["bonus"], "device": r.get("device")} for r in records},
+                                "bonus": r["bonus"], "device": r.get("device"),
+                                "calibration": r.get("calibration")} for r in records},
         },
     }

@@ -123,9 +123,29 @@ def status_text(rec, lab_names):
     no_gpu = sum(labs.get(n, {}).get("no_gpu_points", 0) for n in lab_names)
     if no_gpu:
         parts.insert(0, "partial: no GPU (%d points not graded)" % no_gpu)
+    # Ratios the grading GPU's calibration cannot grade: out of the total.
+    not_gradable = sum(labs.get(n, {}).get("not_gradable_points", 0) for n in lab_names)
+    if not_gradable:
+        parts.append("%d points not graded on this GPU (%s), out of the total"
+                     % (not_gradable, calibration_text(rec, lab_names)))
     if rec.get("not_on_roster"):
         parts.append("not on the roster")
     return "; ".join(parts) if parts else "ok"
+
+
+def calibration_text(rec, lab_names):
+    """Which calibration graded a student's labs (score.py's lab records),
+    e.g. "calibration nvidia-h100-80gb-hbm3_132sm.json" or "uncalibrated GPU"."""
+    seen = []
+    for n in lab_names:
+        cal = rec.get("labs", {}).get(n, {}).get("calibration")
+        if not cal or cal.get("state") == "not_needed":
+            continue
+        text = ("calibration " + cal["file"] if cal.get("state") == "file" else
+                "uncalibrated GPU" if cal.get("state") == "defaults" else "rubric defaults")
+        if text not in seen:
+            seen.append(text)
+    return ", ".join(seen) or "no calibration recorded"
 
 
 def write_class_outputs(out, students, labs_info, roster=None):
@@ -152,8 +172,10 @@ def write_class_outputs(out, students, labs_info, roster=None):
         labs = rec.get("labs", {})
         scores = [labs.get(n, {}).get("score", 0) for n in lab_names]
         total = sum(scores)
+        # Points the grading GPU could not grade are out of this student's total.
+        own = possible - sum(labs.get(n, {}).get("not_gradable_points", 0) for n in lab_names)
         rows.append([sid] + [fmt(s) for s in scores] +
-                    [fmt(total), fmt(100.0 * total / possible if possible else 0),
+                    [fmt(total), fmt(100.0 * total / own if own > 0 else 0),
                      fmt(sum(labs.get(n, {}).get("bonus", 0) for n in lab_names)),
                      status_text(rec, lab_names), id_percent_encoded(sid)])
     write_atomic(os.path.join(out, "gradebook.csv"), _write_rows(rows))
@@ -210,6 +232,9 @@ def summary(students, ids, labs_info):
         "not_submitted": sorted(s for s in ids if students[s].get("state") == "not_submitted"),
         "no_gpu": any(students[s].get("labs", {}).get(l["name"], {}).get("no_gpu_points")
                       for s in ids for l in labs_info),
+        # Which calibration graded each student (their labs' results).
+        "calibration": {s: calibration_text(students[s], [l["name"] for l in labs_info])
+                        for s in ids if students[s].get("state") == "graded"},
         "labs": labs,
     }
 

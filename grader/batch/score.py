@@ -15,6 +15,12 @@ and the lab's test table (--rubric):
 - a GPU test that found no GPU (its "skip_reason" is "no_gpu") earns 0 and
   says "not graded: no GPU" (it is never counted as passed); the lab is
   flagged as partly graded;
+- a speed test whose ratio cannot be graded on the grading GPU (its
+  "skip_reason" is "not_gradable": that GPU's calibration file says the
+  reference and the baseline are too close there) earns nothing and is left
+  out of the lab's possible points ("not graded on this GPU");
+- which calibration graded the lab (the results' "calibration", schema 4)
+  is kept in the lab record;
 - a test that never reported (the grader crashed or was killed as a whole,
   or the lab did not build, or was not submitted) earns 0 and says why.
 
@@ -30,7 +36,10 @@ OUTPUT_LIMIT = 4000
 RESULTS_MAX_BYTES = 8 << 20   # a grader's results are tens of KiB
 STATUSES = ("pass", "fail", "skip", "crash", "timeout")
 # Why a test was skipped (harness.h, grader_skip_reason); null when it was not.
-SKIP_REASONS = ("by_test", "no_gpu", "no_tool")
+SKIP_REASONS = ("by_test", "no_gpu", "no_tool", "not_gradable")
+NOT_GRADABLE = "not graded on this GPU"
+# The results' "calibration" (harness_report.c): which thresholds graded them.
+CALIBRATION_STATES = ("file", "defaults", "disabled", "not_needed")
 UNREADABLE = "grader results unreadable"
 
 
@@ -106,7 +115,21 @@ def read_results(raw):
     device = data.get("device")
     seed = data.get("seed")
     return {"tests": tests, "device": device if isinstance(device, str) else None,
-            "seed": seed if isinstance(seed, int) and not isinstance(seed, bool) else None}
+            "seed": seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+            "calibration": _calibration(data.get("calibration"))}
+
+
+def _calibration(value):
+    """{"state", "file"} of the results' calibration, or None (results
+    before schema 4, or a value that is not one)."""
+    if not isinstance(value, dict) or value.get("state") not in CALIBRATION_STATES:
+        return None
+    file = value.get("file")
+    if value["state"] == "file":
+        if not isinstance(file, str) or not file or len(file) > 200 or "/" in file:
+            return None
+        return {"state": "file", "file": file}
+    return {"state": value["state"], "file": None}
 
 
 def _seconds(value):
@@ -220,7 +243,7 @@ def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results=None, stat
         points = r["points"]
         entry = {"name": r["name"], "group": r["group"], "max_score": points,
                  "bonus": r["bonus"], "score": 0.0, "status": "failed", "no_gpu": False,
-                 "outcome": None, "output": ""}
+                 "not_gradable": False, "outcome": None, "output": ""}
         t = reported.get(r["name"])
         if state != "graded":
             entry["outcome"] = state
@@ -238,6 +261,10 @@ def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results=None, stat
             elif t["status"] == "skip" and t.get("skip_reason") == "no_gpu":
                 entry["no_gpu"] = True
                 entry["output"] = NO_GPU
+            elif t["status"] == "skip" and t.get("skip_reason") == "not_gradable":
+                entry["not_gradable"] = True
+                entry["output"] = (f"{NOT_GRADABLE}: not counted in the lab's points\n"
+                                   + (t.get("message") or ""))
             elif t["status"] == "skip":
                 entry["output"] = "not graded: " + (t.get("message") or "skipped")
             else:
@@ -269,11 +296,13 @@ def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results=None, stat
         "state": state,
         "reason": reason,
         "score": round(sum(t["score"] for t in required), 2),
-        "possible": sum(t["max_score"] for t in required),
+        "possible": sum(t["max_score"] for t in required if not t["not_gradable"]),
         "bonus": round(sum(t["score"] for t in bonus), 2),
         "bonus_possible": sum(t["max_score"] for t in bonus),
         "no_gpu_points": sum(t["max_score"] for t in required if t["no_gpu"]),
+        "not_gradable_points": sum(t["max_score"] for t in required if t["not_gradable"]),
         "device": (results or {}).get("device"),
+        "calibration": (results or {}).get("calibration"),
         "seed": (results or {}).get("seed"),
         "tests": tests,
     }

@@ -57,7 +57,7 @@ def read_rubrics(root):
     values = {}
     for path in sorted(glob.glob(os.path.join(root, "grader", "lab*", "lab*_rubric.h"))):
         with open(path, encoding="utf-8") as f:
-            for m in re.finditer(r"^#define\s+(\w+)\s+\(?(-?[\d.]+(?:\s*<<\s*\d+)?)\)?\s*$",
+            for m in re.finditer(r"^#define\s+(\w+)\s+(?:CALIBRATED\(\w+,\s*)?\(?(-?[\d.]+(?:\s*<<\s*\d+)?)\)?\s*$",
                                  f.read(), re.M):
                 text = m.group(2)
                 values[m.group(1)] = (1 << int(text.split("<<")[1])) if "<<" in text \

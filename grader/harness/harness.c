@@ -3,6 +3,7 @@
  * See harness.h. */
 #define _DEFAULT_SOURCE /* realpath */
 #include "harness_internal.h"
+#include "calibration.h"
 #include "gpu_keeper.h"
 
 #include <errno.h>
@@ -20,7 +21,8 @@ static const char *const group_names[] = {[GROUP_CPU] = "cpu", [GROUP_GPU] = "gp
 
 typedef struct {
     int groups[3];           /* which groups to run */
-    const char *only;        /* a single test name */
+    const char *only[64];    /* --only: these tests alone (make calibrate names several) */
+    int only_count;
     const char *results_path;
     const char *junit_path;  /* --junit: the results as JUnit XML too */
     int results_fd;          /* --results-fd: -1 when not given */
@@ -42,8 +44,11 @@ double harness_now(void)
 
 static int test_selected(const options *opt, const grader_test *test)
 {
-    if (opt->only)
-        return strcmp(opt->only, test->name) == 0;
+    for (int i = 0; i < opt->only_count; ++i)
+        if (strcmp(opt->only[i], test->name) == 0)
+            return 1;
+    if (opt->only_count)
+        return 0;
     return opt->groups[test->group] && (test->points > 0 || !opt->scored_only);
 }
 
@@ -63,7 +68,7 @@ static void usage(FILE *to, const char *program)
             "          [--results FILE | --results-fd N] [--junit FILE] [--timeout SECONDS] [--verbose]\n"
             "          [--list] [--rubric] [--tests PROGRAM] [--help]\n"
             "  --group G      run the tests of group G (default: cpu and gpu)\n"
-            "  --only TEST    run one test (names: --list)\n"
+            "  --only TEST    run this test (names: --list); repeat for several\n"
             "  --scored-only  skip the tests worth no points (measurement tables)\n"
             "  --jobs N       run up to N tests at once (1-%d; the batch grader's GPU lock,\n"
             "                 GRADER_GPU_SHARE, must be set: it keeps measurements alone)\n"
@@ -114,7 +119,11 @@ static int parse_options(int argc, char **argv, options *opt)
             any_group = 1;
             ++i;
         } else if (strcmp(arg, "--only") == 0 && value) {
-            opt->only = value;
+            if (opt->only_count == (int)(sizeof opt->only / sizeof opt->only[0])) {
+                fprintf(stderr, "grader: too many --only\n");
+                return 0;
+            }
+            opt->only[opt->only_count++] = value;
             ++i;
         } else if (strcmp(arg, "--results") == 0 && value) {
             opt->results_path = value;
@@ -196,6 +205,12 @@ static void add_to_totals(const test_outcome *out, score_totals *t)
 {
     int *possible = out->test->bonus ? &t->bonus_possible : &t->possible;
     int *earned = out->test->bonus ? &t->bonus_earned : &t->earned;
+    /* A ratio that cannot be graded on this GPU is out of the total, not lost. */
+    if (out->status == OUTCOME_SKIP && out->record.skip_reason == GRADER_SKIP_NOT_GRADABLE) {
+        ++t->skips;
+        t->not_gradable += out->test->bonus ? 0 : out->test->points;
+        return;
+    }
     *possible += out->test->points;
     *earned += out->credited;
     if (out->status == OUTCOME_PASS) {
@@ -250,6 +265,32 @@ static void append_note(result_record *rec, const char *note)
     snprintf(rec->notes + used, sizeof rec->notes - used, "%s%s", used ? "\n" : "", note);
 }
 
+/* The calibration that grades this run (calibration.h): set once the
+ * device is known, before any test starts. */
+static calibration run_calibration;
+const calibration *harness_calibration;
+
+/* A test whose ratio cannot be graded on this GPU (its calibration file says
+ * so) is not run: the runner records it as skipped, not graded, with the
+ * threshold in the message. The runner decides this itself, so no test
+ * process can claim it. */
+static int skip_not_graded(test_outcome *out, const grader_test *test)
+{
+    const char *threshold = calibration_not_graded(&run_calibration, test->name);
+    if (!threshold)
+        return 0;
+    memset(out, 0, sizeof *out);
+    out->test = test;
+    out->calls_fd = -1; /* no recorded helper calls to replay */
+    out->status = OUTCOME_SKIP;
+    out->record.skip_reason = GRADER_SKIP_NOT_GRADABLE;
+    snprintf(out->record.message, sizeof out->record.message,
+             "not graded: %s cannot be graded on this GPU (calibration file %s: the "
+             "reference and the baseline are too close here)",
+             threshold, run_calibration.file);
+    return 1;
+}
+
 /* Runs the chosen tests, up to opt->jobs at once in the table's order, and
  * reports each as soon as it and every test before it have their final
  * outcome. A test that must run again alone (rerun_alone_because) waits
@@ -297,6 +338,10 @@ static void run_all(const options *opt, const grader_test **chosen, size_t count
         for (int p = 0; p < opt->jobs && next < count && !rerun_waits; ++p) {
             if (procs[p].pid > 0)
                 continue;
+            if (skip_not_graded(&outs[next], chosen[next])) {
+                ended[next++] = progress = 1;
+                continue;
+            }
             procs[p].out = &outs[next];
             int started = test_process_start(&procs[p], chosen[next],
                                              limit_for(opt, chosen[next]), 0, opt->jobs == 1);
@@ -438,15 +483,31 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
                  outs[selected].status == OUTCOME_PASS && procs[0].rec->device[0]
                      ? procs[0].rec->device : "device probe failed");
     }
-    printf("%s (%s), grading %s/\ndevice: %s\nseed: %llu (set LAB_SEED to change)\n\n",
+    char why[512], calibration_line[400];
+    int unusable = calibration_choose(device, &run_calibration, why, sizeof why);
+    if (!unusable && calibration_export(&run_calibration) != 0) {
+        unusable = 1;
+        snprintf(why, sizeof why, "its values do not fit in the environment");
+    }
+    if (unusable) {
+        fprintf(stderr, "grader: the calibration of this GPU cannot be used: %s\n"
+                        "(fix or remove the file; GRADER_CALIBRATION=none grades with the "
+                        "rubric's defaults on purpose)\n", why);
+        gpu_keeper_stop();
+        return 2;
+    }
+    printf("%s (%s), grading %s/\ndevice: %s\ncalibration: %s\nseed: %llu (set LAB_SEED to "
+           "change)\n\n",
            suite->title, suite->lab, suite->implementation, device,
+           calibration_describe(&run_calibration, calibration_line, sizeof calibration_line),
            (unsigned long long)grader_seed());
+    harness_calibration = &run_calibration;
 
     score_totals totals = {0};
     run_all(&opt, chosen, selected, procs, outs, ended, &totals);
     size_t n = selected;
 
-    int cpu_only = !opt.only && opt.groups[GROUP_CPU] && !opt.groups[GROUP_GPU];
+    int cpu_only = !opt.only_count && opt.groups[GROUP_CPU] && !opt.groups[GROUP_GPU];
     report_summary(suite, outs, n, &totals, cpu_only);
     if (opt.results_path && report_write_json(opt.results_path, suite, device, outs, n, &totals))
         printf("results: %s\n", opt.results_path);

@@ -149,12 +149,14 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
 void grader_require_gpu(void);
 
 /* Why a test was skipped, for programs: the results file's "skip_reason"
- * ("by_test", "no_gpu", "no_tool"), so that no reader has to match the
+ * ("by_test", "no_gpu", "no_tool", "not_gradable"), so that no reader has to match the
  * message, which is written for people and may change. */
 typedef enum {
     GRADER_SKIP_BY_TEST = 1, /* the test chose to (skip()) */
     GRADER_SKIP_NO_GPU,      /* no CUDA device where the test needs one */
-    GRADER_SKIP_NO_TOOL      /* a tool the check runs is missing (compute-sanitizer) */
+    GRADER_SKIP_NO_TOOL,     /* a tool the check runs is missing (compute-sanitizer) */
+    GRADER_SKIP_NOT_GRADABLE /* its ratio cannot be graded on this GPU (calibration.h):
+                              * set by the runner only, never taken from a test process */
 } grader_skip_reason;
 
 /* Skips the test: records why (the code, and `message` for people) and ends

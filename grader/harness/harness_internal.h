@@ -3,6 +3,7 @@
 #ifndef HARNESS_INTERNAL_H
 #define HARNESS_INTERNAL_H
 
+#include "calibration.h"
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -30,6 +31,9 @@ extern result_record *harness_shared;
 extern int harness_results_fd;
 /* The program the runner executes for each test (an absolute path). */
 extern char harness_tests_program[4096];
+/* The calibration grading this run (calibration.h), for the results file;
+ * NULL until the runner has chosen it. */
+extern const calibration *harness_calibration;
 
 /* CLOCK_MONOTONIC in seconds: the same clock in parent and child. */
 double harness_now(void);
@@ -63,6 +67,8 @@ typedef struct {
     int earned, possible;             /* required tests */
     int bonus_earned, bonus_possible; /* extra credit */
     int not_graded;                   /* points of skipped tests */
+    int not_gradable;                 /* points of ratios this GPU cannot grade (out of
+                                       * the possible total: calibration.h) */
     int passes, failures, skips;
     int skipped_for_gpu;
 } score_totals;

@@ -39,6 +39,9 @@ void report_outcome_line(const test_outcome *out, int verbose)
         printf("  (not credited: %s failed)", out->gated_by);
     else if (out->status == OUTCOME_SKIP && out->record.skip_reason == GRADER_SKIP_NO_GPU)
         printf("  (no GPU)");
+    else if (out->status == OUTCOME_SKIP &&
+             out->record.skip_reason == GRADER_SKIP_NOT_GRADABLE)
+        printf("  (not graded on this GPU: out of the total)");
     printf("\n");
     /* Like pytest: a test's own output only when it did not pass. */
     int failed = out->status != OUTCOME_PASS && out->status != OUTCOME_SKIP;
@@ -84,6 +87,9 @@ static void print_score(const grader_suite *suite, const test_outcome *outs, siz
         const grader_test *test = outs[i].test;
         if (test->bonus || test->group > GROUP_SELFTEST)
             continue;
+        if (outs[i].status == OUTCOME_SKIP &&
+            outs[i].record.skip_reason == GRADER_SKIP_NOT_GRADABLE)
+            continue; /* out of the total: report_summary says so */
         if (outs[i].status == OUTCOME_SKIP) {
             not_graded[test->group] += test->points;
         } else {
@@ -135,6 +141,13 @@ void report_summary(const grader_suite *suite, const test_outcome *outs, size_t 
         printf("Only the CPU checks ran (--group cpu); the GPU checks were not run.\n");
     else if (t->not_graded)
         printf("Skipped tests are not passed: their points are not graded.\n");
+    if (t->not_gradable)
+        printf("%d point%s of speed tests cannot be graded on this GPU (calibration %s): "
+               "the reference and the baseline are too close here, so %s left out of the "
+               "total.\n",
+               t->not_gradable, t->not_gradable == 1 ? "" : "s",
+               harness_calibration ? harness_calibration->file : "?",
+               t->not_gradable == 1 ? "it is" : "they are");
     /* What a CPU-only grade cannot say, in plain words. */
     if (t->skipped_for_gpu || cpu_only_run)
         printf("The CPU checks test your index helpers; only the GPU checks run your kernels: "
@@ -154,6 +167,7 @@ static const char *skip_reason_name(int reason)
     case GRADER_SKIP_BY_TEST: return "by_test";
     case GRADER_SKIP_NO_GPU: return "no_gpu";
     case GRADER_SKIP_NO_TOOL: return "no_tool";
+    case GRADER_SKIP_NOT_GRADABLE: return "not_gradable";
     }
     return NULL;
 }
@@ -263,14 +277,35 @@ void report_write_rubric(FILE *f, const grader_suite *suite)
     fprintf(f, "]}\n");
 }
 
+/* "calibration": {"state", "file", "line"}: state "file" (the file named,
+ * under grader/calibration/), "defaults" (no file for this GPU: the rubric
+ * headers' values), "disabled" (GRADER_CALIBRATION=none) or "not_needed"
+ * (no GPU test ran); line as the report's header says it. */
+static void write_json_calibration(FILE *f)
+{
+    static const char *states[] = {"not_needed", "defaults", "disabled", "file"};
+    calibration none = {.state = CALIBRATION_NOT_NEEDED};
+    const calibration *cal = harness_calibration ? harness_calibration : &none;
+    char line[400];
+    fprintf(f, ",\n  \"calibration\": {\"state\": \"%s\", \"file\": ", states[cal->state]);
+    if (cal->state == CALIBRATION_FILE)
+        json_write_string(f, cal->file);
+    else
+        fprintf(f, "null");
+    fprintf(f, ", \"line\": ");
+    json_write_string(f, calibration_describe(cal, line, sizeof line));
+    fprintf(f, "}");
+}
+
 static void write_results(FILE *f, const grader_suite *suite, const char *device,
                           const test_outcome *outs, size_t n, const score_totals *t)
 {
     time_t now = time(NULL);
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    /* Schema 3 added each test's "skip_reason" (null unless it was skipped). */
-    fprintf(f, "{\n  \"schema\": \"cuda-labs-results/3\",\n  \"lab\": ");
+    /* Schema 3 added each test's "skip_reason" (null unless it was skipped);
+     * 4 added "calibration", which thresholds graded the run. */
+    fprintf(f, "{\n  \"schema\": \"cuda-labs-results/4\",\n  \"lab\": ");
     json_write_string(f, suite->lab);
     fprintf(f, ",\n  \"title\": ");
     json_write_string(f, suite->title);
@@ -280,11 +315,14 @@ static void write_results(FILE *f, const grader_suite *suite, const char *device
     json_write_string(f, suite->handout);
     fprintf(f, ",\n  \"device\": ");
     json_write_string(f, device);
+    write_json_calibration(f);
     fprintf(f, ",\n  \"seed\": %llu,\n  \"finished\": \"%s\",\n",
             (unsigned long long)grader_seed(), stamp);
     fprintf(f, "  \"score\": {\"earned\": %d, \"possible\": %d, \"bonus_earned\": %d, "
-               "\"bonus_possible\": %d, \"not_graded\": %d},\n  \"tests\": [\n",
-            t->earned, t->possible, t->bonus_earned, t->bonus_possible, t->not_graded);
+               "\"bonus_possible\": %d, \"not_graded\": %d, \"not_gradable\": %d},\n"
+               "  \"tests\": [\n",
+            t->earned, t->possible, t->bonus_earned, t->bonus_possible, t->not_graded,
+            t->not_gradable);
     for (size_t i = 0; i < n; ++i) {
         write_json_test(f, &outs[i]);
         fprintf(f, "%s\n", i + 1 < n ? "," : "");

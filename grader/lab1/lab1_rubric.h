@@ -8,6 +8,12 @@
 #ifndef LAB1_RUBRIC_H
 #define LAB1_RUBRIC_H
 
+/* Each graded threshold below is CALIBRATED(NAME, default): the default is
+ * the value here, and a calibration file of the GPU the grader runs on
+ * (make calibrate, grader/calibration/; the rule it applies to each ratio is
+ * in grader/calibration/rules.json) may set another at run time. */
+#include "calibrated.h"
+
 /* The 2D image kernel (8192x8192 floats, read once and written once) must
  * reach this fraction of the bandwidth of a plain 1D copy kernel moving the
  * same bytes in the same run.
@@ -24,7 +30,7 @@
  * neighbouring columns of the same rows, so L1 absorbs much of the waste.
  * 0.74 sits 16% under the reference's worst run and 23% over the baseline's
  * best, and outside the 15% re-measure band of the baseline. */
-#define LAB1_IMAGE_COPY_FRACTION_MIN 0.74
+#define LAB1_IMAGE_COPY_FRACTION_MIN CALIBRATED(LAB1_IMAGE_COPY_FRACTION_MIN, 0.74)
 /* Partial credit under the threshold, in the batch grader (harness.h,
  * grader_speed_curve): nothing at or below the ratio of the mistake the
  * test is about, the swapped x/y mapping (0.602 on the H200, above); the
@@ -46,7 +52,7 @@
  * enough loads in flight to approach copy speed, which is why the reference
  * reaches only 0.30; the baseline does 128 times the work. 0.1 sits 2.9x
  * under the reference's worst run and 29x over the baseline's best. */
-#define LAB1_GRID_STRIDE_COPY_FRACTION_MIN 0.1
+#define LAB1_GRID_STRIDE_COPY_FRACTION_MIN CALIBRATED(LAB1_GRID_STRIDE_COPY_FRACTION_MIN, 0.1)
 /* No partial credit: the test checks a mechanism (the stride), not a speed. */
 
 #endif

@@ -8,6 +8,12 @@
 #ifndef LAB2_RUBRIC_H
 #define LAB2_RUBRIC_H
 
+/* Each graded threshold below is CALIBRATED(NAME, default): the default is
+ * the value here, and a calibration file of the GPU the grader runs on
+ * (make calibrate, grader/calibration/; the rule it applies to each ratio is
+ * in grader/calibration/rules.json) may set another at run time. */
+#include "calibrated.h"
+
 /* CPU coalescing check: a warp request may touch at most this many times
  * the sectors its distinct bytes need (32 consecutive floats need 4; a
  * misaligned row start costs a 5th). Not a GPU measurement: a property of
@@ -29,7 +35,7 @@
  * (A first probe during the course design had 12x.) 6.0 sits 2.26x under the reference's worst
  * run and 6x over the baseline: a mapping that is coalesced for B and C
  * passes on any GPU we know of, a swapped one never comes close. */
-#define LAB2_SPEEDUP_OVER_UNCOALESCED_MIN 6.0
+#define LAB2_SPEEDUP_OVER_UNCOALESCED_MIN CALIBRATED(LAB2_SPEEDUP_OVER_UNCOALESCED_MIN, 6.0)
 /* Partial credit under the threshold, in the batch grader (harness.h,
  * grader_speed_curve): nothing for a kernel no faster than the
  * uncoalesced baseline (1.0), full points at the threshold; the reference's

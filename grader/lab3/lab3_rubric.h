@@ -8,6 +8,12 @@
 #ifndef LAB3_RUBRIC_H
 #define LAB3_RUBRIC_H
 
+/* Each graded threshold below is CALIBRATED(NAME, default): the default is
+ * the value here, and a calibration file of the GPU the grader runs on
+ * (make calibrate, grader/calibration/; the rule it applies to each ratio is
+ * in grader/calibration/rules.json) may set another at run time. */
+#include "calibrated.h"
+
 /* CPU coalescing checks, as for lab 2 (a property of the index maths). */
 #define LAB3_MAX_SECTOR_RATIO 2.0
 
@@ -29,7 +35,7 @@
  * (A first probe had 1.50x / 1.36x with a slower naive kernel.) 1.2
  * is 13% under the reference's worst run and 20% over the baseline's best,
  * outside the baseline's 15% re-measure band. */
-#define LAB3_TILED_SPEEDUP_MIN 1.2
+#define LAB3_TILED_SPEEDUP_MIN CALIBRATED(LAB3_TILED_SPEEDUP_MIN, 1.2)
 /* Partial credit under the threshold, in the batch grader (harness.h,
  * grader_speed_curve): nothing for a kernel no faster than the
  * naive one (1.0); the reference's median on the H200 (README) for the
@@ -47,7 +53,7 @@
  * On the H100 (same command, verified calls): min 2.5509  median 2.5531  max 2.5558.
  * 2.0 is 21% under the reference's worst run and well above what tiling
  * alone gives, so only a real thread tile earns the bonus. */
-#define LAB3_THREAD_TILE_SPEEDUP_MIN 2.0
+#define LAB3_THREAD_TILE_SPEEDUP_MIN CALIBRATED(LAB3_THREAD_TILE_SPEEDUP_MIN, 2.0)
 /* Partial credit as for the tiled kernel: floor 1.0 (no faster than the
  * naive kernel), the reference's H200 median (README) for the review flag. */
 #define LAB3_THREAD_TILE_SPEEDUP_FLOOR 1.0

@@ -8,6 +8,12 @@
 #ifndef LAB4_RUBRIC_H
 #define LAB4_RUBRIC_H
 
+/* Each graded threshold below is CALIBRATED(NAME, default): the default is
+ * the value here, and a calibration file of the GPU the grader runs on
+ * (make calibrate, grader/calibration/; the rule it applies to each ratio is
+ * in grader/calibration/rules.json) may set another at run time. */
+#include "calibrated.h"
+
 /* The square matrix the speed checks time. */
 #define LAB4_SPEED_SIZE 8192
 
@@ -26,7 +32,7 @@
  * (20/20 runs passed; results in handouts/results/h100-lab4.txt.) 1.5 is 30%
  * under the reference and 50% over the naive kernel; the H200's naive
  * kernel is relatively faster (its DRAM is), hence the room. */
-#define LAB4_SMEM_SPEEDUP_MIN 1.5
+#define LAB4_SMEM_SPEEDUP_MIN CALIBRATED(LAB4_SMEM_SPEEDUP_MIN, 1.5)
 /* Partial credit under the threshold, in the batch grader (harness.h,
  * grader_speed_curve): nothing for a kernel no faster than the
  * yardstick, the naive transpose (1.0); the reference's median on the
@@ -41,7 +47,7 @@
  *   unpadded vs itself (self-test)           min 0.9984  median 1.0000  max 1.0018
  * 1.3 is 21% under the reference and 30% over the unpadded tile (whose
  * bank conflicts are what the padding removes). */
-#define LAB4_PADDED_SPEEDUP_MIN 1.3
+#define LAB4_PADDED_SPEEDUP_MIN CALIBRATED(LAB4_PADDED_SPEEDUP_MIN, 1.3)
 /* Partial credit: floor 1.0, no faster than the unpadded tile; the
  * reference's H100 median for the review flag (recorded as 1.655; the
  * session above has 1.6512). */
@@ -56,7 +62,7 @@
  * cudaMemcpy moved 2950-2956 GB/s (read + write) in these runs.
  * 0.75 is 20% under the reference, leaving room for the H200, whose copy is
  * relatively faster, and far above what one row per thread reaches. */
-#define LAB4_MULTIROW_COPY_FRACTION_MIN 0.75
+#define LAB4_MULTIROW_COPY_FRACTION_MIN CALIBRATED(LAB4_MULTIROW_COPY_FRACTION_MIN, 0.75)
 /* Partial credit: floor 0.5, about what a plain shared-memory transpose
  * reaches (the padded tile, 0.55 above); the reference's H100 median for
  * the review flag. */

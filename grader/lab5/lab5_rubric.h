@@ -10,6 +10,12 @@
 #ifndef LAB5_RUBRIC_H
 #define LAB5_RUBRIC_H
 
+/* Each graded threshold below is CALIBRATED(NAME, default): the default is
+ * the value here, and a calibration file of the GPU the grader runs on
+ * (make calibrate, grader/calibration/; the rule it applies to each ratio is
+ * in grader/calibration/rules.json) may set another at run time. */
+#include "calibrated.h"
+
 /* Measured: NVIDIA H100 80GB HBM3 (sm_90, driver 580.159, CUDA 13.0), 20
  * runs, and NVIDIA H200 (same driver), 3 runs, of `OUT_DIR=... REPEAT=N
  * LABS="5" grader/tools/gpu_session.sh`, each a median of interleaved,
@@ -51,19 +57,20 @@
  * being what limits them. 0.22 is 17% under their H200 fraction and 40%
  * under their H100 one, and 16% over stage (3)'s H100 fraction. 0.75 for
  * stage (6) is 23% under its lowest run. */
-#define LAB5_FIRST_ADD_COPY_FRACTION_MIN 0.22
-#define LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN 0.22
-#define LAB5_GRID_STRIDE_COPY_FRACTION_MIN 0.75
+#define LAB5_FIRST_ADD_COPY_FRACTION_MIN CALIBRATED(LAB5_FIRST_ADD_COPY_FRACTION_MIN, 0.22)
+#define LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN CALIBRATED(LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN, 0.22)
+#define LAB5_GRID_STRIDE_COPY_FRACTION_MIN CALIBRATED(LAB5_GRID_STRIDE_COPY_FRACTION_MIN, 0.75)
 /* Partial credit under the threshold, in the batch grader (harness.h,
- * grader_speed_curve): nothing at or below half the threshold,
- * full points at it; the reference's median on the H100 (the table above)
- * for the review list's "far beyond the reference" flag. Halving is exact
- * in binary: 0.22 / 2 is the same double as 0.11. */
-#define LAB5_FIRST_ADD_COPY_FRACTION_FLOOR (LAB5_FIRST_ADD_COPY_FRACTION_MIN / 2)
+ * grader_speed_curve): nothing at or below half the default threshold,
+ * full points at the threshold; the reference's median on the H100 (the
+ * table above) for the review list's "far beyond the reference" flag. The
+ * halves are written out (0.11, 0.375): the thresholds are looked up at run
+ * time (CALIBRATED), and the test table that holds the floors is static. */
+#define LAB5_FIRST_ADD_COPY_FRACTION_FLOOR 0.11
 #define LAB5_FIRST_ADD_COPY_FRACTION_REFERENCE 0.367
-#define LAB5_WARP_SHUFFLE_COPY_FRACTION_FLOOR (LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN / 2)
+#define LAB5_WARP_SHUFFLE_COPY_FRACTION_FLOOR 0.11
 #define LAB5_WARP_SHUFFLE_COPY_FRACTION_REFERENCE 0.367
-#define LAB5_GRID_STRIDE_COPY_FRACTION_FLOOR (LAB5_GRID_STRIDE_COPY_FRACTION_MIN / 2)
+#define LAB5_GRID_STRIDE_COPY_FRACTION_FLOOR 0.375
 #define LAB5_GRID_STRIDE_COPY_FRACTION_REFERENCE 0.974
 
 #endif

@@ -11,6 +11,12 @@
 #ifndef LAB6_RUBRIC_H
 #define LAB6_RUBRIC_H
 
+/* Each graded threshold below is CALIBRATED(NAME, default): the default is
+ * the value here, and a calibration file of the GPU the grader runs on
+ * (make calibrate, grader/calibration/; the rule it applies to each ratio is
+ * in grader/calibration/rules.json) may set another at run time. */
+#include "calibrated.h"
+
 /* The timed problem: 2^26 floats (256 MiB each way), 16 streams, 64 chunks
  * (4 MiB each), depth-first, with the balanced work the grader derives on
  * the machine itself (the kernel about as long as the H2D copy). */
@@ -31,7 +37,7 @@
  * (The course's first probe, a cheap kernel with one chunk per stream, gave
  * 1.72x; cuda-samples simpleStreams 1.02x.) 1.8 is 20% under the
  * reference's lowest run and 80% over the serial pipeline. */
-#define LAB6_STREAMED_SPEEDUP_MIN 1.8
+#define LAB6_STREAMED_SPEEDUP_MIN CALIBRATED(LAB6_STREAMED_SPEEDUP_MIN, 1.8)
 /* Partial credit under the threshold, in the batch grader (harness.h,
  * grader_speed_curve): nothing for a streamed run no faster than
  * the serial one (1.0), full points at the threshold the test reports
@@ -73,7 +79,7 @@
  * keeps such moments from failing a correct pipeline.) 0.7 is 19% under the
  * reference's lowest run; a pipeline that overlaps only one direction of
  * copies reaches 0.5 at best in the balanced case, and fails. */
-#define LAB6_OVERLAP_EFFICIENCY_MIN 0.7
+#define LAB6_OVERLAP_EFFICIENCY_MIN CALIBRATED(LAB6_OVERLAP_EFFICIENCY_MIN, 0.7)
 /* Partial credit: floor 0, no overlap at all; the reference's H100 median
  * for the review flag. */
 #define LAB6_OVERLAP_EFFICIENCY_FLOOR 0.0

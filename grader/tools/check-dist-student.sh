@@ -40,6 +40,12 @@ while read -r name _; do
   [ -f "$copy/grader/prebuilt/$name/lib$name.a" ] || fail "no prebuilt $name"
 done <<<"$declared"
 
+# The calibration files, as the course has them: the copy's graders read them.
+[ -f "$copy/grader/calibration/rules.json" ] || fail "grader/calibration/rules.json was not copied"
+for f in "$repo"/grader/calibration/*.json; do
+  cmp -s "$f" "$copy/grader/calibration/${f##*/}" || fail "grader/calibration/${f##*/} differs or is missing"
+done
+
 # ------------------------------------------------ configures without them
 cmake -S "$copy" -B "$copy/build" -DCMAKE_BUILD_TYPE=Release \
   ${PYTHON:+-DPython3_EXECUTABLE:FILEPATH="$PYTHON"} \

@@ -147,5 +147,13 @@ leaked=$(cd "$out" && find . -type f -exec sha256sum {} + | sort |
   join -o 1.2 - <(echo "$solution_sums") || true)
 [ -z "$leaked" ] || die "these files are copies of files in solutions/: $leaked"
 
+# The calibration files (make calibrate: grader/calibration/<gpu>.json) grade
+# the students' own runs on those GPUs, as they grade the batch's.
+for f in "$repo"/grader/calibration/*.json; do
+  [ -e "$f" ] || continue
+  cmp -s "$f" "$out/grader/calibration/${f##*/}" ||
+    die "grader/calibration/${f##*/} is not in the copy as it is in the course"
+done
+
 echo "dist-student: $copied files and grader/prebuilt/{${prebuilt_names[*]}} in $out"
 echo "dist-student: students grade with: cd $out && make check-lab1"

@@ -113,7 +113,8 @@ central lists that name every lab):
       (grader/tools/outcome_table.py)
   [ ] speed tests: thresholds calibrated on a GPU in grader/$lab/${lab}_rubric.h,
       each with its partial-credit floor beside it, and a GRADER_SPEED row in
-      grader/$lab/${lab}_grader.c; a baseline that is
+      grader/$lab/${lab}_grader.c; each threshold CALIBRATED(NAME, default)
+      with its rule in grader/calibration/rules.json; a baseline that is
       an answer goes in solutions/$dir/ with a line in
       grader/$lab/${lab}_answer_libraries.list
   [ ] optional tools in grader/$lab/CMakeLists.txt: add_lab_time (make

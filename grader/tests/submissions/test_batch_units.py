@@ -108,6 +108,31 @@ class CurveTest(unittest.TestCase):
                          ("failed", 0.0, True, score.NO_GPU))
         self.assertEqual(rec["no_gpu_points"], 5)
 
+    def test_not_gradable_is_out_of_the_total_and_calibration_recorded(self):
+        """A ratio the grading GPU's calibration cannot grade earns nothing
+        and leaves the lab's possible points; the calibration is recorded."""
+        rubric = {"tests": [
+            {"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None},
+            {"name": "s", "group": "gpu", "points": 3, "bonus": False, "gate": None}]}
+        raw = (b'{"schema": "cuda-labs-results/4", "device": "d", "seed": 1, '
+               b'"calibration": {"state": "file", "file": "tesla-t4_40sm_15gib.json", '
+               b'"line": "tesla-t4_40sm_15gib.json"}, "tests": ['
+               b'{"name": "g", "status": "pass", "metrics": {}},'
+               b'{"name": "s", "status": "skip", "skip_reason": "not_gradable", '
+               b'"message": "not graded: LAB4_X_MIN cannot be graded on this GPU"}]}')
+        rec = score.score_lab("lab9", rubric, {}, score.read_results(raw))
+        self.assertEqual((rec["score"], rec["possible"], rec["not_gradable_points"]), (5.0, 5, 3))
+        self.assertTrue(rec["tests"][1]["not_gradable"])
+        self.assertIn(score.NOT_GRADABLE, rec["tests"][1]["output"])
+        self.assertEqual(rec["calibration"], {"state": "file", "file": "tesla-t4_40sm_15gib.json"})
+        # A calibration that is not one of the runner's is dropped, not trusted.
+        bad = raw.replace(b'"file": "tesla', b'"file": "../tesla')
+        self.assertIsNone(score.read_results(bad)["calibration"])
+        from batch import outputs
+        student = {"state": "graded", "labs": {"lab9": rec}}
+        self.assertIn("3 points not graded on this GPU (calibration tesla-t4_40sm_15gib.json)",
+                      outputs.status_text(student, ["lab9"]))
+
     def test_no_gpu_is_the_reason_not_the_message(self):
         """The results' skip_reason decides, never the words of the message."""
         rubric = {"tests": [{"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None}]}

@@ -1,0 +1,92 @@
+/* Which calibration grades this run (docs/design.md, section 3.7).
+ *
+ * The runner picks the calibration file of the GPU it runs on,
+ * grader/calibration/<gpu>.json as make calibrate wrote it, by the GPU's
+ * name, SM count and (where the name does not say it) memory size. It hands
+ * the thresholds to the test processes in the environment
+ * (GRADER_CALIBRATED_VALUES, read by calibrated.h's CALIBRATED()), and skips
+ * itself, as not graded, the tests of a ratio the file says cannot be graded
+ * on this GPU. Without a file: the rubric headers' defaults, "uncalibrated
+ * GPU". A file that is there but unreadable, malformed or made for another
+ * GPU stops the grader with the reason: the defaults are never used silently
+ * in its place.
+ *
+ * GRADER_CALIBRATION=none grades with the defaults (make calibrate's own
+ * runs); GRADER_CALIBRATION=FILE names the file (it must still be this
+ * GPU's); GRADER_CALIBRATION_DIR replaces the folder. */
+#ifndef CALIBRATION_H
+#define CALIBRATION_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    CALIBRATION_MAX_ENTRIES = 64,
+    CALIBRATION_MAX_TESTS = 4,
+    CALIBRATION_NAME_BYTES = 64,
+    CALIBRATION_FILE_BYTES = 64 * 1024
+};
+
+typedef enum {
+    CALIBRATION_NOT_NEEDED, /* CPU checks only: no GPU, no thresholds */
+    CALIBRATION_DEFAULTS,   /* no file for this GPU: the headers' defaults */
+    CALIBRATION_DISABLED,   /* GRADER_CALIBRATION=none: the defaults, on purpose */
+    CALIBRATION_FILE        /* a calibration file */
+} calibration_state;
+
+typedef struct {
+    char name[CALIBRATION_NAME_BYTES]; /* the rubric's macro, e.g. LAB4_SMEM_SPEEDUP_MIN */
+    int graded;                        /* 0: cannot be graded on this GPU */
+    double value;                      /* the threshold, when graded */
+    int test_count;
+    char tests[CALIBRATION_MAX_TESTS][CALIBRATION_NAME_BYTES]; /* skipped when not graded */
+} calibration_entry;
+
+typedef struct {
+    calibration_state state;
+    char file[256]; /* the file's name (CALIBRATION_FILE), or the one looked for */
+    int count;
+    calibration_entry entries[CALIBRATION_MAX_ENTRIES];
+} calibration;
+
+/* A GPU as the device line names it (device_info.h, device_describe):
+ * "NAME, sm_XY, N SMs, L MiB L2, M GiB, ...". 0, or -1 when the line is
+ * not a device's (no CUDA device, a failed probe). */
+int calibration_gpu_from_description(const char *description, char *name, size_t name_size,
+                                     int *sms, int *memory_gib);
+
+/* The file name of a GPU's calibration (calibrate.py computes the same):
+ * the name in lowercase, each run of other characters one '-', then
+ * "_<sms>sm", then "_<gib>gib" where the name states no memory size. */
+void calibration_file_name(const char *name, int sms, int memory_gib, char *out,
+                           size_t out_size);
+
+/* Reads a calibration file and checks that it is this GPU's. 0, or -1
+ * with the reason in err. */
+int calibration_load(const char *path, const char *name, int sms, int memory_gib,
+                     calibration *cal, char *err, size_t err_size);
+
+/* The runner's choice for the GPU in `description` (above), from the
+ * environment and the folder. 0 (cal filled, state says which), or -1
+ * with the reason in err: the grader must stop. */
+int calibration_choose(const char *description, calibration *cal, char *err, size_t err_size);
+
+/* For the test processes: GRADER_CALIBRATED_VALUES=NAME=value;... of the
+ * graded entries (unset when there are none). 0, or -1 when it does not fit. */
+int calibration_export(const calibration *cal);
+
+/* The threshold that makes `test` not graded on this GPU, or NULL. */
+const char *calibration_not_graded(const calibration *cal, const char *test);
+
+/* One line for the report's header and the results file, e.g.
+ * "nvidia-h100-80gb-hbm3_132sm.json" or "none: uncalibrated GPU (...)". */
+const char *calibration_describe(const calibration *cal, char *out, size_t out_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
