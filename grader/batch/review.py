@@ -17,6 +17,10 @@ RULES = [
                              r"rmdir|opendir|chdir|socket|connect|bind|listen|getaddrinfo|"
                              r"gethostbyname|dup2|mmap|ifstream|ofstream|fstream)\s*[\(<]", True),
     ("dynamic symbol lookup", r"\b(dlsym|dlopen|dlvsym)\s*\(", True),
+    # The graders' own settings come through the environment (the
+    # calibrated thresholds: grader/support/calibrated.h); no lab needs to
+    # change it.
+    ("environment change", r"\b(setenv|putenv|unsetenv|clearenv)\s*\(|\benviron\b", True),
     # How code finds the grader's memory in its own process (design.md,
     # "Residual risk"): its map, its descriptors, the records' names.
     ("the process's own memory or descriptors",

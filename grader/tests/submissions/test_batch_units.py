@@ -278,6 +278,9 @@ class ReviewTest(unittest.TestCase):
         code = '// exit(1) in a comment\nint f() { exit(1); }\nconst char *s = "PASS    x";\n'
         flags = {f["flag"] for f in review.flags_for_file("a.cu", code, "")}
         self.assertIn("process control", flags)
+        env = 'void f() { setenv("GRADER_CALIBRATED_VALUES", "X=0.1", 1); }\n'
+        self.assertIn("environment change",
+                      {f["flag"] for f in review.flags_for_file("a.cu", env, "")})
         self.assertIn("text imitating the grader's result lines", flags)
         self.assertEqual(review.flags_for_file("a.cu", "void g() { exit(1); }", "exit(1);"), [])
 
