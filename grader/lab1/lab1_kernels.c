@@ -19,7 +19,10 @@
 
 static size_t elements(const kernel_args *a) { return (size_t)a->size[0] * (size_t)a->size[1]; }
 
-static int copy(const kernel_args *a) { return baseline_copy_floats(a->in[0], a->out, elements(a)); }
+static int copy(const kernel_args *a)
+{
+    return baseline_copy_floats(a->in[0], a->out, elements(a));
+}
 
 /* The vector add reads two arrays: its copy moves 1.5 n floats each way. */
 static int copy_add(const kernel_args *a)
@@ -43,7 +46,10 @@ static int grid_stride(const kernel_args *a)
     return lab1_scale_grid_stride(a->in[0], a->out, 2.0f, (int)elements(a));
 }
 
-static double read_write(const kernel_size s) { return 2.0 * (double)s[0] * (double)s[1] * sizeof(float); }
+static double read_write(const kernel_size s)
+{
+    return 2.0 * (double)s[0] * (double)s[1] * sizeof(float);
+}
 static double two_reads_one_write(const kernel_size s) { return 1.5 * read_write(s); }
 
 /* Exact on the host and the GPU alike; the tolerance only forgives a

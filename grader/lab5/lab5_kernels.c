@@ -3,17 +3,18 @@
  * grader writes it, the yardstick of gpu_sequential_speed_vs_divergent);
  * GB/s counts the bytes read. Stages (4)-(6) are extensions. Each sum is
  * checked against the grader's divergent sum of the same input; the race
- * rows sum small integers, so every right sum is exact. */
+ * rows sum small integers, so every right sum is exact. make bench's
+ * ceiling is a row too: a cudaMemcpy of n/2 floats, which reads and writes
+ * as many bytes as a sum reads. */
 #include <math.h>
 #include <stdlib.h>
 
-#include "kernel_table.h"
+#include "copy_baseline.h"
 #include "lab5.h"
 #include "lab5_baselines.h"
+#include "lab5_kernels.h"
 #include "time_kernels.h"
 
-enum { ROW_GRADER_DIVERGENT, ROW_DIVERGENT, ROW_STRIDED, ROW_SEQUENTIAL, ROW_FIRST_ADD,
-       ROW_WARP_SHUFFLE, ROW_GRID_STRIDE, ROW_COUNT };
 
 #define SUM_ADAPTER(name, fn) \
     static int name(const kernel_args *a) { return fn(a->in[0], a->out, (int)a->size[0]); }
@@ -24,6 +25,12 @@ SUM_ADAPTER(sequential, lab5_sum_sequential)
 SUM_ADAPTER(first_add, lab5_sum_first_add)
 SUM_ADAPTER(warp_shuffle, lab5_sum_warp_shuffle)
 SUM_ADAPTER(grid_stride, lab5_sum_grid_stride)
+
+/* The copy's output is args.out, n/2 floats (make bench gives it its own). */
+static int memcpy_half(const kernel_args *a)
+{
+    return baseline_memcpy_floats(a->in[0], a->out, (size_t)(a->size[0] / 2));
+}
 
 static double bytes_read(const kernel_size size) { return (double)size[0] * sizeof(float); }
 
@@ -36,18 +43,23 @@ static kernel_tolerance sum_tolerance(const kernel_size size)
 }
 
 #define STAGE(fn, ext) .launch = fn, .modes = KERNEL_TIME | KERNEL_PROFILE | KERNEL_RACE, \
-    .yardstick = ROW_GRADER_DIVERGENT, .extension = ext, .bytes = bytes_read, \
+    .yardstick = LAB5_ROW_GRADER_DIVERGENT, .extension = ext, .bytes = bytes_read, \
     .want = KERNEL_WANT_YARDSTICK, .tolerance = sum_tolerance
 
-static const kernel_row ROWS[ROW_COUNT] = {
-    [ROW_GRADER_DIVERGENT] = {.name = "grader's divergent", .launch = grader_divergent,
-                              .yardstick = ROW_GRADER_DIVERGENT, .bytes = bytes_read},
-    [ROW_DIVERGENT] = {.name = "(1) lab5_sum_divergent", STAGE(divergent, 0)},
-    [ROW_STRIDED] = {.name = "(2) lab5_sum_strided", STAGE(strided, 0)},
-    [ROW_SEQUENTIAL] = {.name = "(3) lab5_sum_sequential", STAGE(sequential, 0)},
-    [ROW_FIRST_ADD] = {.name = "(4) lab5_sum_first_add (ext.)", STAGE(first_add, 1)},
-    [ROW_WARP_SHUFFLE] = {.name = "(5) lab5_sum_warp_shuffle (ext.)", STAGE(warp_shuffle, 1)},
-    [ROW_GRID_STRIDE] = {.name = "(6) lab5_sum_grid_stride (ext.)", STAGE(grid_stride, 1)},
+static const kernel_row ROWS[LAB5_ROW_COUNT] = {
+    [LAB5_ROW_GRADER_DIVERGENT] = {.name = "grader's divergent", .launch = grader_divergent,
+                                   .yardstick = LAB5_ROW_GRADER_DIVERGENT,
+                                   .bytes = bytes_read},
+    [LAB5_ROW_MEMCPY_HALF] = {.name = "cudaMemcpy of n/2 floats", .launch = memcpy_half,
+                              .yardstick = LAB5_ROW_MEMCPY_HALF, .bytes = bytes_read},
+    [LAB5_ROW_DIVERGENT] = {.name = "(1) lab5_sum_divergent", STAGE(divergent, 0)},
+    [LAB5_ROW_STRIDED] = {.name = "(2) lab5_sum_strided", STAGE(strided, 0)},
+    [LAB5_ROW_SEQUENTIAL] = {.name = "(3) lab5_sum_sequential", STAGE(sequential, 0)},
+    [LAB5_ROW_FIRST_ADD] = {.name = "(4) lab5_sum_first_add (ext.)", STAGE(first_add, 1)},
+    [LAB5_ROW_WARP_SHUFFLE] = {.name = "(5) lab5_sum_warp_shuffle (ext.)",
+                               STAGE(warp_shuffle, 1)},
+    [LAB5_ROW_GRID_STRIDE] = {.name = "(6) lab5_sum_grid_stride (ext.)",
+                              STAGE(grid_stride, 1)},
 };
 
 /* Race: integers in [-3, 3], so every partial sum is exact in float at
@@ -103,7 +115,7 @@ static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
 const kernel_table lab_kernel_table = {
     .lab = "lab5",
     .rows = ROWS,
-    .count = ROW_COUNT,
+    .count = LAB5_ROW_COUNT,
     .time = {1, 0x7fffffffL, "67108864"},
     .profile = {1, 0x7fffffffL, "67108864"},
     .race = {1, 1L << 20, "5000"}, /* 19 full blocks and a part */
