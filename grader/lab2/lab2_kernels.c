@@ -8,16 +8,8 @@
 
 enum { ROW_UNCOALESCED, ROW_NAIVE, ROW_COUNT };
 
-static int uncoalesced(const kernel_args *a)
-{
-    return matmul_baseline_uncoalesced(a->in[0], a->in[1], a->out, MATMUL_M(a), MATMUL_N(a),
-                                       MATMUL_K(a));
-}
-
-static int naive(const kernel_args *a)
-{
-    return lab2_matmul_naive(a->in[0], a->in[1], a->out, MATMUL_M(a), MATMUL_N(a), MATMUL_K(a));
-}
+MATMUL_ADAPTER(uncoalesced, matmul_baseline_uncoalesced)
+MATMUL_ADAPTER(naive, lab2_matmul_naive)
 
 static const kernel_row ROWS[ROW_COUNT] = {
     [ROW_UNCOALESCED] = {.name = "x->row kernel", .launch = uncoalesced,

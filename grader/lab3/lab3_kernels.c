@@ -10,26 +10,14 @@
 
 enum { ROW_NAIVE, ROW_TILED, ROW_TILED_16, ROW_THREAD_TILE, ROW_COUNT };
 
-static int naive(const kernel_args *a)
-{
-    return lab2_matmul_naive(a->in[0], a->in[1], a->out, MATMUL_M(a), MATMUL_N(a), MATMUL_K(a));
-}
-
-static int tiled(const kernel_args *a)
-{
-    return lab3_matmul_tiled(a->in[0], a->in[1], a->out, MATMUL_M(a), MATMUL_N(a), MATMUL_K(a));
-}
+MATMUL_ADAPTER(naive, lab2_matmul_naive)
+MATMUL_ADAPTER(tiled, lab3_matmul_tiled)
+MATMUL_ADAPTER(thread_tile, lab3_matmul_thread_tile)
 
 static int tiled_16(const kernel_args *a)
 {
     return lab3_matmul_tiled_with(16, a->in[0], a->in[1], a->out, MATMUL_M(a), MATMUL_N(a),
                                   MATMUL_K(a));
-}
-
-static int thread_tile(const kernel_args *a)
-{
-    return lab3_matmul_thread_tile(a->in[0], a->in[1], a->out, MATMUL_M(a), MATMUL_N(a),
-                                   MATMUL_K(a));
 }
 
 #define STUDENT(fn) .launch = fn, .modes = KERNEL_TIME | KERNEL_PROFILE, \

@@ -14,6 +14,15 @@ extern "C" {
 #define MATMUL_N(a) ((int)(a)->size[1])
 #define MATMUL_K(a) ((int)(a)->size[2])
 
+/* A row's adapter for an entry point of grader/matmul's shape (matmul_fn:
+ * C = A B from a, b, c, m, n, k), so a table names the same function the
+ * matmul checks do instead of a second wrapper of its own. */
+#define MATMUL_ADAPTER(adapter, fn)                                                    \
+    static int adapter(const kernel_args *a)                                         \
+    {                                                                                \
+        return fn(a->in[0], a->in[1], a->out, MATMUL_M(a), MATMUL_N(a), MATMUL_K(a)); \
+    }
+
 /* 2 M N K: a multiply and an add per product. */
 double matmul_flops(const kernel_size size);
 
