@@ -3,7 +3,9 @@
  * each against a plain copy kernel moving the same bytes (the graders'
  * yardstick), so the ratio is the fraction of copy bandwidth reached. The
  * copy's output is no reference, so each output is checked against the
- * host's 2 * in or a + b, which float arithmetic gives exactly. */
+ * host's 2 * in or a + b, which float arithmetic gives exactly. The
+ * grader's two mistakes on purpose (the image kernel with x picking the
+ * row, the block-stride loop) and cudaMemcpy are rows for make bench. */
 #include "lab1_kernels.h"
 
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 #include "copy_baseline.h"
 #include "lab1.h"
+#include "lab1_checks.h"
 #include "time_kernels.h"
 
 /* ------------------------------------------------------------ adapters */
@@ -44,6 +47,22 @@ static int vector_add(const kernel_args *a)
 static int grid_stride(const kernel_args *a)
 {
     return lab1_scale_grid_stride(a->in[0], a->out, 2.0f, (int)elements(a));
+}
+
+static int swapped(const kernel_args *a)
+{
+    return lab1_baseline_image_double_swapped(a->in[0], a->out, (int)a->size[0],
+                                              (int)a->size[1]);
+}
+
+static int block_stride(const kernel_args *a)
+{
+    return lab1_baseline_scale_block_stride(a->in[0], a->out, 2.0f, (int)elements(a));
+}
+
+static int memcpy_same_bytes(const kernel_args *a)
+{
+    return baseline_memcpy_floats(a->in[0], a->out, elements(a));
 }
 
 static double read_write(const kernel_size s)
@@ -79,6 +98,12 @@ static const kernel_row ROWS[LAB1_ROW_COUNT] = {
                               .modes = STUDENT, .yardstick = LAB1_ROW_COPY,
                               .bytes = read_write, .want = KERNEL_WANT_REFERENCE_0,
                               .tolerance = nearly_exact},
+    [LAB1_ROW_SWAPPED] = {.name = "2D, x picks the row", .launch = swapped,
+                          .yardstick = LAB1_ROW_SWAPPED, .bytes = read_write},
+    [LAB1_ROW_BLOCK_STRIDE] = {.name = "block-stride loop", .launch = block_stride,
+                               .yardstick = LAB1_ROW_BLOCK_STRIDE, .bytes = read_write},
+    [LAB1_ROW_MEMCPY] = {.name = "cudaMemcpy device-to-device", .launch = memcpy_same_bytes,
+                         .yardstick = LAB1_ROW_MEMCPY, .bytes = read_write},
 };
 
 /* --------------------------------------------------------------- setup */

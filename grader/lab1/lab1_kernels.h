@@ -1,4 +1,5 @@
-/* Lab 1's kernel table (lab1_kernels.c): the rows, by index. */
+/* Lab 1's kernel table (lab1_kernels.c): the rows, by index, for the
+ * programs that name one (make bench). */
 #ifndef LAB1_KERNELS_H
 #define LAB1_KERNELS_H
 
@@ -10,6 +11,9 @@ enum {
     LAB1_ROW_IMAGE,         /* the student's element-wise kernels */
     LAB1_ROW_VECTOR_ADD,
     LAB1_ROW_GRID_STRIDE,
+    LAB1_ROW_SWAPPED,       /* the grader's image kernel with x picking the row */
+    LAB1_ROW_BLOCK_STRIDE,  /* the grader's block-stride loop */
+    LAB1_ROW_MEMCPY,        /* cudaMemcpy of W*H floats: make bench's ceiling */
     LAB1_ROW_COUNT
 };
 
