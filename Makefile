@@ -170,33 +170,35 @@ check-solution-lab%: configure
 	@$(BUILD)/bin/lab$*_check_solution --results $(BUILD)/results/lab$*_check_solution.json $(GRADER_ARGS)
 
 # The lab's lesson as Nsight Compute measures it (grader/tools/ncu_profile.py):
-# each kernel once, the metrics of grader/labN/labN_profile.metrics in words.
+# each kernel of the lab's table (grader/labN/labN_kernels.c) once, through
+# the one kernel driver, the metrics of grader/labN/labN_profile.metrics in words.
 # PROFILE_ARGS go to the runner (e.g. a size).
 PROFILE_ARGS ?=
 profile-lab%: configure
-	$(call quiet_build,--target lab$*_profile)
+	$(call quiet_build,--target lab$*_kernels)
 	@$(PYTHON) grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
-	  -- $(BUILD)/bin/lab$*_profile $(PROFILE_ARGS)
+	  -- $(BUILD)/bin/lab$*_kernels profile $(PROFILE_ARGS)
 
 profile-solution-lab%: configure
-	$(call quiet_build,--target lab$*_profile_solution)
+	$(call quiet_build,--target lab$*_kernels_solution)
 	@$(PYTHON) grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
-	  -- $(BUILD)/bin/lab$*_profile_solution $(PROFILE_ARGS)
+	  -- $(BUILD)/bin/lab$*_kernels_solution profile $(PROFILE_ARGS)
 
-# YOUR kernels timed the graders' way (grader/support/timing.h: interleaved with the
-# lab's baseline, L2 flushed before each run, the median), one line each:
+# YOUR kernels timed the graders' way (the lab's kernel table, grader/labN/
+# labN_kernels.c, run by grader/driver/kernel_driver.c; grader/support/timing.h:
+# interleaved with the lab's baseline, L2 flushed before each run, the median), one line each:
 # size, ms, GB/s or GFLOP/s, the baseline's, and the ratio. SIZE is the
 # lab's problem size (labs 2, 3, 7: MxNxK; 1, 4: WxH / RxC; 5, 6: N); the
 # default is the grader's. Not graded; each output is checked once after its
 # runs, and a wrong one prints WRONG RESULT and fails: make check-labN says why.
 SIZE ?=
 time-lab%: configure
-	$(call quiet_build,--target lab$*_time)
-	@$(BUILD)/bin/lab$*_time $(SIZE)
+	$(call quiet_build,--target lab$*_kernels)
+	@$(BUILD)/bin/lab$*_kernels time $(SIZE)
 
 time-solution-lab%: configure
-	$(call quiet_build,--target lab$*_time_solution)
-	@$(BUILD)/bin/lab$*_time_solution $(SIZE)
+	$(call quiet_build,--target lab$*_kernels_solution)
+	@$(BUILD)/bin/lab$*_kernels_solution time $(SIZE)
 
 # YOUR lab N under compute-sanitizer (grader/tools/sanitize.sh): memcheck on
 # the grader's GPU tests, and racecheck and synccheck for the labs with

@@ -1,29 +1,13 @@
 /* make bench, lab 4: the three shared-memory transposes against the naive
  * one (the grader's baseline), beside the grader's unpadded tile and
- * cudaMemcpy of the same bytes (the ceiling). */
+ * cudaMemcpy of the same bytes (the ceiling). The kernels, the work and
+ * the ceiling are rows of lab 4's kernel table (lab4_kernels.c); the keys
+ * and labels are the result file's. */
 #include <stdio.h>
 
-#include "bench_copy.h"
 #include "bench_core.h"
 #include "device_verify.h"
-#include "lab4.h"
-#include "lab4_baselines.h"
-
-typedef struct {
-    const float *in;
-    float *out;
-    int edge;
-    int version; /* a lab4_version, or -1 for `baseline` */
-    lab_status (*baseline)(const float *, float *, int, int);
-} transpose_call;
-
-static int launch_transpose(void *ctx)
-{
-    transpose_call *c = ctx;
-    if (c->version < 0)
-        return c->baseline(c->in, c->out, c->edge, c->edge);
-    return lab4_transpose((lab4_version)c->version, c->in, c->out, c->edge, c->edge);
-}
+#include "lab4_kernels.h"
 
 static const int EDGES[] = {2048, 4096, 8192};
 
@@ -37,31 +21,31 @@ int main(int argc, char **argv)
     int first_error = 0;
     for (int s = 0; s < 3; ++s) {
         const int edge = EDGES[s];
-        const size_t n = (size_t)edge * edge;
-        transpose_call naive = {in, out, edge, -1, lab4_baseline_naive};
-        transpose_call unpadded = {in, out, edge, -1, lab4_baseline_unpadded};
-        transpose_call smem = {in, out, edge, LAB4_SMEM, NULL};
-        transpose_call padded = {in, out, edge, LAB4_PADDED, NULL};
-        transpose_call multirow = {in, out, edge, LAB4_MULTIROW, NULL};
-        bench_copy_call copy = {in, out, n};
+        const kernel_args args = {.size = {edge, edge}, .in = {in, NULL}, .out = out};
+        kernel_call calls[LAB4_ROW_COUNT];
+        for (int r = 0; r < LAB4_ROW_COUNT; ++r)
+            calls[r] = (kernel_call){&lab_kernel_table.rows[r], args};
         bench_entry kernels[] = {
-            {"smem", "(b) shared tile, 32 x 32 threads (lab 4)", launch_transpose, &smem},
-            {"padded", "(c) padded tile (lab 4)", launch_transpose, &padded},
-            {"multirow", "(d) padded, 32 x 8 threads, 4 rows each (lab 4)", launch_transpose,
-             &multirow},
-            {"unpadded", "unpadded tile (grader's baseline for (c))", launch_transpose,
-             &unpadded},
+            {"smem", "(b) shared tile, 32 x 32 threads (lab 4)", kernel_call_launch,
+             &calls[LAB4_ROW_SMEM]},
+            {"padded", "(c) padded tile (lab 4)", kernel_call_launch, &calls[LAB4_ROW_PADDED]},
+            {"multirow", "(d) padded, 32 x 8 threads, 4 rows each (lab 4)", kernel_call_launch,
+             &calls[LAB4_ROW_MULTIROW]},
+            {"unpadded", "unpadded tile (grader's baseline for (c))", kernel_call_launch,
+             &calls[LAB4_ROW_UNPADDED]},
         };
         char size[32];
         snprintf(size, sizeof size, "%dx%d", edge, edge);
         bench_problem p = {
             .lab = 4, .problem = "transpose", .size = size, .x = edge,
-            .work = 2.0 * n * sizeof(float), .unit = "GB/s",
-            .baseline = {"naive", "naive transpose (grader's baseline)", launch_transpose, &naive},
+            .work = kernel_row_bytes(calls[LAB4_ROW_SMEM].row, args.size), .unit = "GB/s",
+            .baseline = {"naive", "naive transpose (grader's baseline)", kernel_call_launch,
+                         &calls[LAB4_ROW_NAIVE]},
             .kernels = kernels, .kernel_count = 4,
-            .ceiling = {"memcpy", "cudaMemcpy, device to device", bench_launch_memcpy, &copy},
+            .ceiling = {"memcpy", "cudaMemcpy, device to device", kernel_call_launch,
+                        &calls[LAB4_ROW_MEMCPY]},
             .ceiling_name = "memcpy_d2d",
-            .out = out, .out_count = n, .atol = 0.0, .rtol = 0.0};
+            .out = out, .out_count = (size_t)edge * edge, .atol = 0.0, .rtol = 0.0};
         int status = bench_run(&p, &o);
         first_error = first_error ? first_error : status;
     }

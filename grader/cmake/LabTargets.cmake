@@ -69,6 +69,7 @@ function(add_lab_implementation)
   get_property(grader GLOBAL PROPERTY ${recipe}_GRADER)
   get_property(libraries GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES)
   get_property(race_runner GLOBAL PROPERTY ${recipe}_RACE_RUNNER)
+  get_property(race_from_table GLOBAL PROPERTY ${recipe}_RACE_FROM_TABLE)
   get_property(calls GLOBAL PROPERTY ${recipe}_CALLS)
   get_property(cpu_checks GLOBAL PROPERTY ${recipe}_CPU_CHECKS)
   if(NOT contract_dir)
@@ -153,6 +154,14 @@ function(add_lab_implementation)
     # judges the kernels and the kernel-identity check the library call.
     target_link_libraries(${IMPL_RACE_RUNNER_NAME} PRIVATE ${IMPL_LIBRARY} ${libraries}
                           lab_grader_support)
+    if(race_from_table)
+      # The kernel driver with race as its default mode (add_cuda_lab's
+      # KERNEL_TABLE ... RACE_FROM_TABLE): the race check passes no mode.
+      target_compile_definitions(${IMPL_RACE_RUNNER_NAME} PRIVATE KERNEL_DRIVER_MODE="race")
+      target_include_directories(${IMPL_RACE_RUNNER_NAME} PRIVATE
+                                 ${GRADER_SOURCE_DIR}/lab${IMPL_NUMBER})
+      target_link_libraries(${IMPL_RACE_RUNNER_NAME} PRIVATE lab_time_kernels)
+    endif()
     cuda_labs_warnings(${IMPL_RACE_RUNNER_NAME})
     # Next to the grader: the race check looks for it there.
     if(IMPL_OUTPUT_DIRECTORY)
@@ -180,13 +189,23 @@ endfunction()
 # student's side exists (no labN_solutions, labN_check_solution or
 # labN.solution.* tests).
 #
-# RACE_RUNNER race_demo.cu ...: the sources of the lab's race runner
-# (a program that runs each shared-memory kernel once on a small problem and
-# checks the result; see add_lab_implementation). Built as labN_racecheck
+# KERNEL_TABLE labN_kernels.c ...: the lab's kernel table (support/
+# kernel_table.h) and the grader sources it needs; with the one driver
+# (driver/kernel_driver.c) it is built as labN_kernels (labs/) and
+# labN_kernels_solution (solutions/), the program of make time-labN and
+# make profile-labN, linked with KERNEL_LIBRARIES (default: LIBRARIES and
+# the baselines) and the time routine.
+#
+# RACE_FROM_TABLE: the lab's race runner (a program that runs each
+# shared-memory kernel once on a small problem and checks the result; see
+# add_lab_implementation) is that driver in race mode, over the rows the
+# table marks KERNEL_RACE. RACE_RUNNER race_demo.cu ...: a race runner of
+# its own instead (lab 3's race demo). Either is built as labN_racecheck
 # (labs/) and labN_racecheck_solution (solutions/).
 function(add_cuda_lab)
-  cmake_parse_arguments(LAB "" "NUMBER;DIR"
-                        "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER;CALLS;CPU_CHECKS" ${ARGN})
+  cmake_parse_arguments(LAB "RACE_FROM_TABLE" "NUMBER;DIR"
+    "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER;CALLS;CPU_CHECKS;KERNEL_TABLE;KERNEL_LIBRARIES"
+    ${ARGN})
   set(lab lab${LAB_NUMBER})
   set(contract_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
   set(implementations labs)
@@ -212,7 +231,13 @@ function(add_cuda_lab)
   set_property(GLOBAL PROPERTY ${recipe}_GRADER ${grader})
   set_property(GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES ${baselines} ${LAB_LIBRARIES})
   list(TRANSFORM LAB_RACE_RUNNER PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE race_runner)
+  list(TRANSFORM LAB_KERNEL_TABLE PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE table)
+  set(driver ${GRADER_SOURCE_DIR}/driver/kernel_driver.c)
+  if(LAB_RACE_FROM_TABLE)
+    set(race_runner ${driver} ${table})
+  endif()
   set_property(GLOBAL PROPERTY ${recipe}_RACE_RUNNER ${race_runner})
+  set_property(GLOBAL PROPERTY ${recipe}_RACE_FROM_TABLE ${LAB_RACE_FROM_TABLE})
   list(TRANSFORM LAB_CALLS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE calls)
   list(TRANSFORM LAB_CPU_CHECKS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE cpu_checks)
   set_property(GLOBAL PROPERTY ${recipe}_CALLS ${calls})
@@ -249,6 +274,20 @@ function(add_cuda_lab)
       set_tests_properties(${prefix}.cpu_checks_fail PROPERTIES LABELS cpu)
     endif()
   endforeach()
+
+  if(table)
+    if(NOT LAB_KERNEL_LIBRARIES)
+      set(LAB_KERNEL_LIBRARIES ${baselines} ${LAB_LIBRARIES})
+    endif()
+    add_lab_program(NUMBER ${LAB_NUMBER} NAME kernels SOURCES ${driver} ${table}
+      LIBRARIES ${LAB_KERNEL_LIBRARIES} lab_time_kernels)
+    # The table itself, read without a GPU: every row launches something
+    # and names a yardstick inside the table.
+    if(TARGET ${lab}_kernels_solution)
+      add_test(NAME ${lab}.kernel_table_lists COMMAND ${lab}_kernels_solution list)
+      set_tests_properties(${lab}.kernel_table_lists PROPERTIES LABELS cpu TIMEOUT 60)
+    endif()
+  endif()
 endfunction()
 
 # add_lab_program(NUMBER 6 NAME timeline SOURCES ... [LIBRARIES ...])
@@ -271,23 +310,4 @@ function(add_lab_program)
     cuda_labs_warnings(${exe})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
   endforeach()
-endfunction()
-
-# add_lab_profile(NUMBER 4 SOURCES lab4_profile_runner.c [LIBRARIES ...])
-# labN_profile(_solution): a program that calls each of the lab's entry
-# points once. `make profile-labN` runs it under Nsight Compute through
-# grader/tools/ncu_profile.py, with the metrics in grader/labN/labN_profile.metrics.
-function(add_lab_profile)
-  cmake_parse_arguments(PROF "" "NUMBER" "SOURCES;LIBRARIES" ${ARGN})
-  add_lab_program(NUMBER ${PROF_NUMBER} NAME profile SOURCES ${PROF_SOURCES}
-    LIBRARIES ${PROF_LIBRARIES} lab_profile_runner)
-endfunction()
-
-# add_lab_time(NUMBER 3 SOURCES lab3_time.c [LIBRARIES ...])
-# labN_time(_solution), `make time-labN`'s program: each kernel against the
-# lab's baseline with the graders' routine (time/time_kernels.h, grader/support/timing.h).
-function(add_lab_time)
-  cmake_parse_arguments(TIME "" "NUMBER" "SOURCES;LIBRARIES" ${ARGN})
-  add_lab_program(NUMBER ${TIME_NUMBER} NAME time SOURCES ${TIME_SOURCES}
-    LIBRARIES ${TIME_LIBRARIES} lab_time_kernels)
 endfunction()

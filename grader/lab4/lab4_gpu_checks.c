@@ -223,7 +223,7 @@ void gpu_rejects_bad_input(void **state)
 
 /* ------------------------------------------------------------- races */
 
-/* Each version once under racecheck on 70 x 45 (lab4_race_runner.c): partial
+/* Each version once under racecheck on 70 x 45 (the race rows of lab4_kernels.c): partial
  * tiles at both edges, where a barrier inside `if (in bounds)` would hang or
  * race. */
 void gpu_transpose_race_free(void **state)

@@ -1,11 +1,13 @@
 /* Lab 4 speed checks at LAB4_SPEED_SIZE^2 floats, each a ratio measured in
  * one run against a yardstick of the grader's: the naive transpose, the
  * unpadded tile (lab4_baselines.h), or a device-to-device cudaMemcpy of the
- * same bytes. Every timed run transposes fresh data into a poisoned `out`,
- * and the whole `out` is then compared with the naive transpose's. */
+ * same bytes. Which kernel runs against which yardstick on how many bytes
+ * is lab 4's kernel table (lab4_kernels.c), which make time-lab4 runs too;
+ * the names in the messages are the checks' own. Every timed run
+ * transposes fresh data into a poisoned `out`, and the whole `out` is then
+ * compared with the naive transpose's. */
 #include <stdio.h>
 
-#include "copy_baseline.h"
 #include "device_buffer.h"
 #include "device_verify.h"
 #include "gpu_checks.h"
@@ -14,40 +16,11 @@
 #include "lab4_baselines.h"
 #include "lab4_checks.h"
 #include "lab4_gpu_common.h"
+#include "lab4_kernels.h"
 #include "lab4_rubric.h"
 #include "speed_check.h"
 
 static const timing_plan PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 1, .flush_l2 = 1};
-
-/* ------------------------------------------------------------ launches */
-
-typedef struct {
-    lab4_version version; /* the student's kernel, or... */
-    lab_status (*baseline)(const float *, float *, int, int); /* ...the grader's */
-    const float *in;
-    float *out;
-    int size;
-} transpose_call;
-
-static int launch_transpose(void *ctx)
-{
-    const transpose_call *c = ctx;
-    if (c->baseline)
-        return c->baseline(c->in, c->out, c->size, c->size);
-    return lab4_transpose(c->version, c->in, c->out, c->size, c->size);
-}
-
-typedef struct {
-    const float *in;
-    float *out;
-    size_t n;
-} copy_call;
-
-static int launch_copy(void *ctx)
-{
-    const copy_call *c = ctx;
-    return baseline_memcpy_floats(c->in, c->out, c->n);
-}
 
 /* ------------------------------------------------------- the problem */
 
@@ -102,39 +75,43 @@ static int verify_run(void *ctx, int run)
     return device_count_mismatches(p->out.data, p->expected.data, p->n, 0.0, 0.0) != 0;
 }
 
-static double bytes_moved(const speed_problem *p) { return 2.0 * (double)p->n * sizeof(float); }
+/* A row of the kernel table on this problem's arrays, writing to `out`. */
+static kernel_call row_call(int row, const speed_problem *p, void *out)
+{
+    kernel_call call = {&lab_kernel_table.rows[row],
+                        {.size = {p->size, p->size}, .in = {p->in.data, NULL}, .out = out}};
+    return call;
+}
+
+static double bytes_moved(const kernel_call *call)
+{
+    return kernel_row_bytes(call->row, call->args.size);
+}
 
 static const char VERIFY_HINT[] =
     "Every timed call must transpose that run's fresh `in` into `out`; run the correctness "
     "checks first.";
 
-/* The student's version (or a grader kernel standing in for it, in the
- * self-tests) against a yardstick: a baseline, or cudaMemcpy when
- * `yardstick` is NULL. `judge` = 0 measures without judging. */
-static double time_against(const transpose_call *timed, const char *timed_name,
-                           lab_status (*yardstick)(const float *, float *, int, int),
+/* A row of the table (the student's version, or a grader kernel standing
+ * in for it in the self-tests) against the yardstick row. `judge` = 0
+ * measures without judging. */
+static double time_against(int timed_row, const char *timed_name, int yardstick_row,
                            const char *yardstick_name, speed_problem *p, const char *ratio_name,
                            double threshold, const char *hint, int judge)
 {
     char description[192];
     snprintf(description, sizeof description, "%s vs %s, %dx%d floats", timed_name,
              yardstick_name, p->size, p->size);
-    transpose_call student = *timed;
-    student.in = p->in.data;
-    student.out = p->out.data;
-    student.size = p->size;
-    transpose_call base = {LAB4_SMEM, yardstick, p->in.data, p->yardstick_out.data, p->size};
-    copy_call copy = {p->in.data, p->yardstick_out.data, p->n};
-    timed_launch base_launch = yardstick ? launch_transpose : launch_copy;
-    void *base_ctx = yardstick ? (void *)&base : (void *)&copy;
+    kernel_call student = row_call(timed_row, p, p->out.data);
+    kernel_call base = row_call(yardstick_row, p, p->yardstick_out.data);
     timing_guard guard = {prepare_run, verify_run, p};
-    speed_spec spec = {ratio_name, description, threshold, bytes_moved(p), 0.0, hint,
+    speed_spec spec = {ratio_name, description, threshold, bytes_moved(&student), 0.0, hint,
                        VERIFY_HINT};
     if (judge)
-        return speed_check(launch_transpose, &student, base_launch, base_ctx, &PLAN, &guard,
+        return speed_check(kernel_call_launch, &student, kernel_call_launch, &base, &PLAN, &guard,
                            &spec);
     timing_ab_result result;
-    speed_measure(launch_transpose, &student, base_launch, base_ctx, &PLAN, &guard, &spec,
+    speed_measure(kernel_call_launch, &student, kernel_call_launch, &base, &PLAN, &guard, &spec,
                   &result);
     speed_report(&result, &spec);
     GRADER_CHECK(result.status == 0, "%s: the measurement failed (status %d)", description,
@@ -142,19 +119,18 @@ static double time_against(const transpose_call *timed, const char *timed_name,
     return result.ratio;
 }
 
-static double student_against(lab4_version v,
-                              lab_status (*yardstick)(const float *, float *, int, int),
-                              const char *yardstick_name, const char *ratio_name,
+/* The student's version in `row` against that row's yardstick. */
+static double student_against(int row, const char *yardstick_name, const char *ratio_name,
                               double threshold, const char *hint)
 {
     grader_require_gpu();
+    lab4_version v = (lab4_version)(row - LAB4_ROW_SMEM);
     speed_problem p;
     problem_init(&p, grader_seed() + 4000 + (uint64_t)v);
-    transpose_call student = {v, NULL, NULL, NULL, 0};
     char name[48];
     snprintf(name, sizeof name, "lab4_transpose(%s)", lab4_version_about(v)->name);
-    double ratio =
-        time_against(&student, name, yardstick, yardstick_name, &p, ratio_name, threshold, hint, 1);
+    double ratio = time_against(row, name, lab_kernel_table.rows[row].yardstick, yardstick_name,
+                                &p, ratio_name, threshold, hint, 1);
     gpu_expect_guards_intact(&p.out, name);
     problem_free(&p);
     return ratio;
@@ -165,7 +141,7 @@ static double student_against(lab4_version v,
 void gpu_smem_speed_vs_naive(void **state)
 {
     (void)state;
-    student_against(LAB4_SMEM, lab4_baseline_naive, "naive transpose", "speedup_vs_naive",
+    student_against(LAB4_ROW_SMEM, "naive transpose", "speedup_vs_naive",
                     LAB4_SMEM_SPEEDUP_MIN,
                     "The shared tile should make both global sides coalesced: check that a "
                     "warp's 32 loads and its 32 stores each cover one row segment "
@@ -176,7 +152,7 @@ void gpu_smem_speed_vs_naive(void **state)
 void gpu_padded_speed_vs_unpadded(void **state)
 {
     (void)state;
-    student_against(LAB4_PADDED, lab4_baseline_unpadded, "unpadded tile (the grader's)",
+    student_against(LAB4_ROW_PADDED, "unpadded tile (the grader's)",
                     "speedup_vs_unpadded", LAB4_PADDED_SPEEDUP_MIN,
                     "The padding removes the 32-way bank conflict of the column read only if "
                     "the kernel reads the tile through the padded pitch: use lab4_tile_pitch("
@@ -186,7 +162,7 @@ void gpu_padded_speed_vs_unpadded(void **state)
 void gpu_multirow_fraction_of_copy(void **state)
 {
     (void)state;
-    student_against(LAB4_MULTIROW, NULL, "cudaMemcpy device-to-device", "fraction_of_copy",
+    student_against(LAB4_ROW_MULTIROW, "cudaMemcpy device-to-device", "fraction_of_copy",
                     LAB4_MULTIROW_COPY_FRACTION_MIN,
                     "The multirow kernel should move data almost as fast as a copy: padded "
                     "tile, all LAB4_PASSES loads issued before the barrier, loops unrolled. "
@@ -203,28 +179,29 @@ void gpu_bandwidth_table(void **state)
     speed_problem p;
     problem_init(&p, grader_seed() + 4100);
     timing_guard guard = {prepare_run, verify_run, &p};
-    copy_call copy = {p.in.data, p.yardstick_out.data, p.n};
+    kernel_call copy = row_call(LAB4_ROW_MEMCPY, &p, p.yardstick_out.data);
+    double bytes = bytes_moved(&copy);
     stats_summary copy_ms;
-    GRADER_CHECK(timing_measure(launch_copy, &copy, &PLAN, NULL, &copy_ms) == 0,
+    GRADER_CHECK(timing_measure(kernel_call_launch, &copy, &PLAN, NULL, &copy_ms) == 0,
                  "timing cudaMemcpy failed");
-    double copy_gbps = bytes_moved(&p) / (copy_ms.median * 1e-3) / 1e9;
+    double copy_gbps = bytes / (copy_ms.median * 1e-3) / 1e9;
     grader_metric("copy_gbps", copy_gbps, "GB/s");
+    /* The metrics' names, and the rows they time. */
     struct {
         const char *name;
-        transpose_call call;
+        int row;
     } kernels[] = {
-        {"naive", {LAB4_SMEM, lab4_baseline_naive, p.in.data, p.out.data, p.size}},
-        {"unpadded_baseline", {LAB4_SMEM, lab4_baseline_unpadded, p.in.data, p.out.data, p.size}},
-        {"smem", {LAB4_SMEM, NULL, p.in.data, p.out.data, p.size}},
-        {"padded", {LAB4_PADDED, NULL, p.in.data, p.out.data, p.size}},
-        {"multirow", {LAB4_MULTIROW, NULL, p.in.data, p.out.data, p.size}},
+        {"naive", LAB4_ROW_NAIVE},   {"unpadded_baseline", LAB4_ROW_UNPADDED},
+        {"smem", LAB4_ROW_SMEM},     {"padded", LAB4_ROW_PADDED},
+        {"multirow", LAB4_ROW_MULTIROW},
     };
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; ++k) {
         stats_summary ms;
         char call[64];
         snprintf(call, sizeof call, "%s transpose (timing)", kernels[k].name);
-        grader_watch(call, grader_call_limit_s(bytes_moved(&p), 0.0) * (PLAN.warmup + PLAN.runs));
-        int status = timing_measure(launch_transpose, &kernels[k].call, &PLAN, &guard, &ms);
+        kernel_call timed = row_call(kernels[k].row, &p, p.out.data);
+        grader_watch(call, grader_call_limit_s(bytes, 0.0) * (PLAN.warmup + PLAN.runs));
+        int status = timing_measure(kernel_call_launch, &timed, &PLAN, &guard, &ms);
         grader_unwatch();
         if (status != 0) {
             grader_note("%s: not timed (%s)", kernels[k].name,
@@ -232,7 +209,7 @@ void gpu_bandwidth_table(void **state)
                                                       : lab_status_name((lab_status)status));
             continue;
         }
-        double gbps = bytes_moved(&p) / (ms.median * 1e-3) / 1e9;
+        double gbps = bytes / (ms.median * 1e-3) / 1e9;
         char metric[64];
         snprintf(metric, sizeof metric, "%s_gbps", kernels[k].name);
         grader_metric(metric, gbps, "GB/s");
@@ -246,19 +223,17 @@ void gpu_bandwidth_table(void **state)
 
 /* ---------------------------------------------------------- self-tests */
 
-/* A grader kernel in the student's place must not reach the threshold the
+/* A grader kernel (the row `standin`) in the place of the student's row
+ * `graded`, against that row's yardstick, must not reach the threshold the
  * student's kernel is held to. */
-static void expect_below(lab_status (*standin)(const float *, float *, int, int),
-                         const char *standin_name,
-                         lab_status (*yardstick)(const float *, float *, int, int),
+static void expect_below(int standin, const char *standin_name, int graded,
                          const char *yardstick_name, const char *ratio_name, double threshold)
 {
     grader_require_gpu();
     speed_problem p;
     problem_init(&p, grader_seed() + 4200);
-    transpose_call call = {LAB4_SMEM, standin, NULL, NULL, 0};
-    double ratio = time_against(&call, standin_name, yardstick, yardstick_name, &p, ratio_name,
-                                threshold, "", 0);
+    double ratio = time_against(standin, standin_name, lab_kernel_table.rows[graded].yardstick,
+                                yardstick_name, &p, ratio_name, threshold, "", 0);
     problem_free(&p);
     GRADER_CHECK(ratio < threshold,
                  "%s reached %.3f against %s, at or above the threshold %.3f that only the "
@@ -269,20 +244,21 @@ static void expect_below(lab_status (*standin)(const float *, float *, int, int)
 void selftest_naive_below_smem_threshold(void **state)
 {
     (void)state;
-    expect_below(lab4_baseline_naive, "naive transpose", lab4_baseline_naive, "naive transpose",
+    expect_below(LAB4_ROW_NAIVE, "naive transpose", LAB4_ROW_SMEM, "naive transpose",
                  "speedup_vs_naive", LAB4_SMEM_SPEEDUP_MIN);
 }
 
 void selftest_unpadded_below_padded_threshold(void **state)
 {
     (void)state;
-    expect_below(lab4_baseline_unpadded, "unpadded tile", lab4_baseline_unpadded,
-                 "unpadded tile", "speedup_vs_unpadded", LAB4_PADDED_SPEEDUP_MIN);
+    expect_below(LAB4_ROW_UNPADDED, "unpadded tile", LAB4_ROW_PADDED, "unpadded tile",
+                 "speedup_vs_unpadded", LAB4_PADDED_SPEEDUP_MIN);
 }
 
 void selftest_unpadded_below_copy_threshold(void **state)
 {
     (void)state;
-    expect_below(lab4_baseline_unpadded, "unpadded tile", NULL, "cudaMemcpy device-to-device",
-                 "fraction_of_copy", LAB4_MULTIROW_COPY_FRACTION_MIN);
+    expect_below(LAB4_ROW_UNPADDED, "unpadded tile", LAB4_ROW_MULTIROW,
+                 "cudaMemcpy device-to-device", "fraction_of_copy",
+                 LAB4_MULTIROW_COPY_FRACTION_MIN);
 }

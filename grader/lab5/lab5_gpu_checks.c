@@ -558,7 +558,7 @@ void selftest_sequential_below_bonus_thresholds(void **state)
 
 /* ------------------------------------------------------------- races */
 
-/* Stages (1)-(3) once under racecheck on n = 5000 (lab5_race_runner.c):
+/* Stages (1)-(3) once under racecheck on n = 5000 (the race rows of lab5_kernels.c):
  * many blocks, the last one partial. */
 void gpu_reduction_race_free(void **state)
 {

@@ -10,23 +10,22 @@
  * L2 flushed before each; every run multiplies fresh inputs into a
  * NaN-poisoned C, and its whole C is compared with cuBLAS's (outside the
  * timed region). A kernel whose result differs, or whose entry point
- * refuses the size, is left out of the file with a note on stderr. */
+ * refuses the size, is left out of the file with a note on stderr. The
+ * kernels and their flops are rows of lab 7's kernel table (lab7_kernels.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cuda_runtime_api.h>
 
-#include "lab7_stages.h"
 #include "compare.h"
 #include "device_buffer.h"
 #include "device_info.h"
 #include "device_verify.h"
 #include "guard.h"
-#include "lab2.h"
-#include "lab3.h"
 #include "lab7.h"
 #include "lab7_cublas.h"
+#include "lab7_kernels.h"
 #include "matmul_checks.h"
 #include "timing.h"
 
@@ -34,31 +33,32 @@ static const int SIZES[] = {256, 512, 1024, 2048, 4096};
 enum { SIZE_COUNT = sizeof SIZES / sizeof SIZES[0] };
 
 
-/* cuBLAS last: every other kernel's share of it is computed from its row. */
+/* The table's keys (plot_sizes.py reads them) and rows; cuBLAS last:
+ * every other kernel's share of it is computed from its row. */
 static const struct {
     const char *name;
-    matmul_fn fn;
+    int row;
 } KERNELS[] = {
-    {"naive", lab2_matmul_naive},
-    {"shared_tiles", lab3_matmul_tiled},
-    {"block_tile_1d", lab7_product_block_tile_1d},
-    {"block_tile_2d", lab7_product_block_tile_2d},
-    {"vectorised", lab7_product_vectorised},
-    {"warp_tile", lab7_product_warp_tile},
-    {"cublas", lab7_cublas_matmul},
+    {"naive", LAB7_ROW_LAB2_NAIVE},
+    {"shared_tiles", LAB7_ROW_LAB3},
+    {"block_tile_1d", LAB7_ROW_BLOCK_TILE_1D},
+    {"block_tile_2d", LAB7_ROW_BLOCK_TILE_2D},
+    {"vectorised", LAB7_ROW_VECTORISED},
+    {"warp_tile", LAB7_ROW_WARP_TILE},
+    {"cublas", LAB7_ROW_CUBLAS},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 
 typedef struct {
     int size;
     float *a, *b, *c, *want;
-    matmul_fn fn;
+    kernel_call call; /* the row being timed, on a, b and c */
 } problem;
 
 static int launch(void *ctx)
 {
     problem *p = ctx;
-    return p->fn(p->a, p->b, p->c, p->size, p->size, p->size);
+    return kernel_call_launch(&p->call);
 }
 
 static int prepare(void *ctx, int run)
@@ -132,7 +132,9 @@ int main(int argc, char **argv)
     for (int s = 0; s < SIZE_COUNT; ++s)
         for (int k = 0; k < KERNEL_COUNT; ++k) {
             p.size = SIZES[s];
-            p.fn = KERNELS[k].fn;
+            p.call = (kernel_call){&lab_kernel_table.rows[KERNELS[k].row],
+                                   {.size = {p.size, p.size, p.size}, .in = {p.a, p.b},
+                                    .out = p.c}};
             timing_guard guard = {prepare, verify, &p};
             stats_summary summary;
             int status = timing_measure(launch, &p, &plan, &guard, &summary);
@@ -150,7 +152,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         printf("%-14s", KERNELS[k].name);
         for (int s = 0; s < SIZE_COUNT; ++s) {
-            const double flops = 2.0 * SIZES[s] * (double)SIZES[s] * SIZES[s];
+            const kernel_size size = {SIZES[s], SIZES[s], SIZES[s]};
+            const double flops = kernel_row_flops(&lab_kernel_table.rows[KERNELS[k].row], size);
             const double cublas_ms = ms[KERNEL_COUNT - 1][s];
             if (ms[k][s] <= 0) {
                 printf(" %16s", "-");

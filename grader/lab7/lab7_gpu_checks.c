@@ -397,7 +397,7 @@ void gpu_any_size_correct(void **state)
 
 /* ------------------------------------------------------------- races */
 
-/* The four stages once under racecheck on 256 x 128 x 64 (lab7_race_runner.c):
+/* The four stages once under racecheck on 256 x 128 x 64 (the race rows of lab7_kernels.c):
  * two block tiles, several K steps, so a missing barrier between steps shows. */
 void gpu_stages_race_free(void **state)
 {

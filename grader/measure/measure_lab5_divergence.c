@@ -93,7 +93,7 @@ static int time_alone(const sum_call *c, double exact)
     const char *ending = c->kernel >= 0 ? ENDING_NAMES[c->ending] : c->entry ? "atomicAdd per block"
                                                                              : "(read + write)";
     stats_summary gbps = measure_rate(&ms, (double)c->n * sizeof(float), 1e9);
-    /* The graders' tolerance, doubled (lab5_time.c): n*2^-24 plus 8 roundings. */
+    /* The graders' tolerance, doubled (lab5_kernels.c): n*2^-24 plus 8 roundings. */
     double got = c->kernel < 0 && !c->entry ? exact : result_of(c);
     double tolerance = ldexp((double)c->n, -24) + 8.0 * ldexp(fabs(exact), -24);
     if (!(fabs(got - exact) <= tolerance)) {

@@ -133,7 +133,7 @@ lab7_profile() {
     echo "lab7_ncu_profile: no CUDA device, nothing profiled"
     return 3
   fi
-  "$PYTHON" grader/measure/lab7_ncu_profile.py "$BUILD/bin/lab7_profile_solution"
+  "$PYTHON" grader/measure/lab7_ncu_profile.py "$BUILD/bin/lab7_kernels_solution" profile
 }
 export -f lab7_profile
 export GPU_NAME

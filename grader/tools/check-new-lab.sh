@@ -10,8 +10,9 @@
 #   - the course's consistency checks pass with it (TODOs in step with the
 #     handout's table, labN_calls.c generated, skeletons.manifest, given
 #     code equal in skeleton and solution, the handouts' numbers);
-#   - the copy configures, and the lab's two graders build (only those
-#     targets, for one GPU architecture, to keep the test short);
+#   - the copy configures, and the lab's two graders and its kernel driver
+#     build (only those targets, for one GPU architecture, to keep the
+#     test short), and its kernel table lists (labN.kernel_table_lists);
 #   - its ctests follow the course's convention: labN.solution.* pass (the
 #     GPU one skipped without a GPU) and labN.skeleton.cpu_checks_fail
 #     passes because the skeleton's CPU group fails, with exit status 1
@@ -86,7 +87,8 @@ cmake -S "$copy" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_ARCHITECTURES="${CHECK_NEW_LAB_ARCH:-80-real}" >"$work/configure.log" 2>&1 ||
   fail "configuring the copy with lab $n failed; see $work/configure.log"
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${lab}_check" "${lab}_check_solution" \
-  >"$work/build.log" 2>&1 || fail "building ${lab}_check and ${lab}_check_solution failed; see $work/build.log"
+  "${lab}_kernels_solution" >"$work/build.log" 2>&1 ||
+  fail "building ${lab}_check, ${lab}_check_solution and ${lab}_kernels_solution failed; see $work/build.log"
 if grep -i "warning" "$work/build.log"; then
   fail "the new lab builds with the warnings above"
 fi
@@ -94,7 +96,7 @@ fi
 # Every ctest of the lab is registered, the GPU ones too.
 listing=$(cd "$build" && ctest -N -R "^$lab\\.")
 for t in solution.cpu_element_index_coverage solution.gpu_scale skeleton.cpu_checks_fail \
-  skeleton.gpu_checks_fail; do
+  skeleton.gpu_checks_fail kernel_table_lists; do
   grep -q " $lab\\.$t\$" <<<"$listing" || fail "ctest has no $lab.$t:
 $listing"
 done
@@ -104,7 +106,7 @@ done
   fail "the new lab's CPU ctests failed; see $work/ctest.log"
 # By name, not by count: what else carries the cpu label may differ
 # between machines (on the GPU machine of 2026-11-26 a count of 2 failed).
-for t in solution.cpu_element_index_coverage skeleton.cpu_checks_fail; do
+for t in solution.cpu_element_index_coverage skeleton.cpu_checks_fail kernel_table_lists; do
   grep -qE " $lab\\.$t \.+ +Passed" "$work/ctest.log" ||
     fail "expected $lab.$t to pass; $work/ctest.log says:
 $(tail -n 30 "$work/ctest.log")"

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """make profile-labN: a lab's kernels under Nsight Compute, in plain words.
 
-    ncu_profile.py --metrics grader/lab4/lab4_profile.metrics -- build/bin/lab4_profile [args]
+    ncu_profile.py --metrics grader/lab4/lab4_profile.metrics -- build/bin/lab4_kernels profile [args]
 
-Runs the lab's profiling runner (which calls each entry point once) under
+Runs the lab's kernel driver in profile mode (which calls each kernel of the
+lab's table once, grader/driver/kernel_driver.c) under
 `ncu`, collecting the metrics listed in the metrics file, and prints one block
 per kernel: each metric with its plain-words label. Lines of the metrics file:
 

@@ -7,7 +7,9 @@
 #   labs/labN_TOPIC/          labN.h (the contract) and TOPIC.cu (the skeleton)
 #   solutions/labN_TOPIC/     TOPIC.cu, the same file solved
 #   grader/labN/              CMakeLists.txt, the test table, the checks, the
-#                             rubric, and labN_calls.c (grader/tools/gen_calls.py)
+#                             rubric, the kernel table (make time-labN,
+#                             make profile-labN) and labN_calls.c
+#                             (grader/tools/gen_calls.py)
 #   handouts/labN-TOPIC.md    (underscores become hyphens)
 # and regenerates the one central file derived from the labs,
 # grader/skeletons.manifest (skeleton_manifest.py). Everything else finds a
@@ -81,6 +83,7 @@ render checks.h.in "grader/$lab/${lab}_checks.h"
 render rubric.h.in "grader/$lab/${lab}_rubric.h"
 render cpu_checks.c.in "grader/$lab/${lab}_cpu_checks.c"
 render gpu_checks.c.in "grader/$lab/${lab}_gpu_checks.c"
+render kernels.c.in "grader/$lab/${lab}_kernels.c"
 render handout.md.in "handouts/$handout"
 
 # Derived from the labs, so generated rather than written: the CPU checks'
@@ -117,9 +120,10 @@ central lists that name every lab):
       with its rule in grader/calibration/rules.json; a baseline that is
       an answer goes in solutions/$dir/ with a line in
       grader/$lab/${lab}_answer_libraries.list
-  [ ] optional tools in grader/$lab/CMakeLists.txt: add_lab_time (make
-      time-$lab), add_lab_profile + ${lab}_profile.metrics (make profile-$lab),
-      RACE_RUNNER for shared memory
+  [ ] the kernel table grader/$lab/${lab}_kernels.c: the lab's kernels, their
+      yardsticks and work (make time-$lab, make profile-$lab, the speed
+      checks); ${lab}_profile.metrics for make profile-$lab; KERNEL_RACE rows
+      and RACE_FROM_TABLE in grader/$lab/CMakeLists.txt for shared memory
   [ ] README.md: the lab's row in the Labs table; once measured, its row in
       "What good looks like"
   [ ] docs/design.md, section 1: the lab's row in the table of labs

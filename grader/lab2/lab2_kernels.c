@@ -1,0 +1,37 @@
+/* Lab 2's kernel table: the student's naive kernel against the grader's
+ * uncoalesced one (x picks the row), as gpu_speed_vs_uncoalesced times
+ * them; the student's C is checked against the baseline's. */
+#include "kernel_table.h"
+#include "lab2.h"
+#include "matmul_baselines.h"
+#include "matmul_kernels.h"
+
+enum { ROW_UNCOALESCED, ROW_NAIVE, ROW_COUNT };
+
+MATMUL_ADAPTER(uncoalesced, matmul_baseline_uncoalesced)
+MATMUL_ADAPTER(naive, lab2_matmul_naive)
+
+static const kernel_row ROWS[ROW_COUNT] = {
+    [ROW_UNCOALESCED] = {.name = "x->row kernel", .launch = uncoalesced,
+                         .modes = KERNEL_PROFILE, .yardstick = ROW_UNCOALESCED,
+                         .flops = matmul_flops},
+    [ROW_NAIVE] = {.name = "lab2_matmul_naive", .launch = naive,
+                   .modes = KERNEL_TIME | KERNEL_PROFILE, .yardstick = ROW_UNCOALESCED,
+                   .flops = matmul_flops, .want = KERNEL_WANT_YARDSTICK,
+                   .tolerance = matmul_time_tolerance},
+};
+
+static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
+{
+    return matmul_kernels_setup("lab2", mode, size, p);
+}
+
+const kernel_table lab_kernel_table = {
+    .lab = "lab2",
+    .rows = ROWS,
+    .count = ROW_COUNT,
+    .time = {3, 16384, "2048x2048x2048"},
+    .profile = {1, 8192, "1024"}, /* square matrices of this size */
+    .race = {3, 16384, "64x64x64"}, /* no race rows: lab 2 shares no memory */
+    .setup = setup,
+};

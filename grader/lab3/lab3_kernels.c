@@ -1,0 +1,49 @@
+/* Lab 3's kernel table: the student's tiled kernel (TILE 32 and 16) and
+ * thread tile (the extension) against lab 2's naive kernel (lab 2's
+ * reference, lab2_reference), as gpu_tiled_speed_vs_naive times them; each
+ * C is checked against the naive kernel's. Lab 3's race runner is its race
+ * demo (race_demo.cu), which also runs a kernel with a barrier missing. */
+#include "kernel_table.h"
+#include "lab2.h"
+#include "lab3.h"
+#include "matmul_kernels.h"
+
+enum { ROW_NAIVE, ROW_TILED, ROW_TILED_16, ROW_THREAD_TILE, ROW_COUNT };
+
+MATMUL_ADAPTER(naive, lab2_matmul_naive)
+MATMUL_ADAPTER(tiled, lab3_matmul_tiled)
+MATMUL_ADAPTER(thread_tile, lab3_matmul_thread_tile)
+
+static int tiled_16(const kernel_args *a)
+{
+    return lab3_matmul_tiled_with(16, a->in[0], a->in[1], a->out, MATMUL_M(a), MATMUL_N(a),
+                                  MATMUL_K(a));
+}
+
+#define STUDENT(fn) .launch = fn, .modes = KERNEL_TIME | KERNEL_PROFILE, \
+    .yardstick = ROW_NAIVE, .flops = matmul_flops, .want = KERNEL_WANT_YARDSTICK, \
+    .tolerance = matmul_time_tolerance
+
+static const kernel_row ROWS[ROW_COUNT] = {
+    [ROW_NAIVE] = {.name = "lab 2's naive", .launch = naive, .modes = KERNEL_PROFILE,
+                   .yardstick = ROW_NAIVE, .flops = matmul_flops},
+    [ROW_TILED] = {.name = "lab3_matmul_tiled (TILE 32)", STUDENT(tiled)},
+    [ROW_TILED_16] = {.name = "lab3_matmul_tiled_with(16)", STUDENT(tiled_16)},
+    /* Not "extension" here: make time-lab3 always counted it. */
+    [ROW_THREAD_TILE] = {.name = "lab3_matmul_thread_tile (ext.)", STUDENT(thread_tile)},
+};
+
+static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
+{
+    return matmul_kernels_setup("lab3", mode, size, p);
+}
+
+const kernel_table lab_kernel_table = {
+    .lab = "lab3",
+    .rows = ROWS,
+    .count = ROW_COUNT,
+    .time = {3, 16384, "2048x2048x2048"},
+    .profile = {1, 8192, "1024"}, /* square matrices of this size */
+    .race = {3, 16384, "64x64x96"},
+    .setup = setup,
+};

@@ -1,0 +1,134 @@
+/* Lab 6's kernel table. Its unit is a pipeline, not a kernel: the
+ * student's streamed pipeline over N floats (the grader's 16 streams and
+ * 64 chunks, depth-first, 256 multiply-adds per element) against the
+ * grader's serial pipeline (one copy in, one kernel, one copy out), as
+ * gpu_streamed_speedup times them; GB/s counts both copies, and the
+ * student's host output is checked against the serial pipeline's. The
+ * profile row runs the pipeline once with the sizes given
+ * (n x streams x chunks x work), so Nsight Compute can measure each of its
+ * kernels; it cannot show the overlap itself: for the timeline, run the
+ * same program under Nsight Systems
+ * (nsys profile --trace=cuda build/bin/lab6_kernels profile). */
+#include <stdio.h>
+
+#include <cuda_runtime_api.h>
+
+#include "kernel_table.h"
+#include "lab6.h"
+#include "lab6_baselines.h"
+#include "lab6_rubric.h"
+
+enum { WORK = 256 };
+#define TEXT(x) #x
+#define NUMBER_TEXT(x) TEXT(x)
+enum { ROW_SERIAL, ROW_STREAMED, ROW_PROFILED_RUN, ROW_COUNT };
+
+static int serial(const kernel_args *a) { return lab6_timed_serial(a->lab); }
+static int streamed(const kernel_args *a) { return lab6_timed_streamed(a->lab); }
+
+/* One depth-first run, then its time by the pipeline's own events: the
+ * profile driver runs rows once, so this row may wait for its run. */
+static int profiled_run(const kernel_args *a)
+{
+    const lab6_timed_call *c = a->lab;
+    lab_status status = lab6_pipeline_run(c->p, c->n, c->chunks, c->work, LAB6_DEPTH_FIRST);
+    if (status != LAB_OK || cudaDeviceSynchronize() != cudaSuccess)
+        return status;
+    float ms = 0.0f;
+    if (lab6_pipeline_elapsed_ms(c->p, &ms) == LAB_OK)
+        fprintf(stderr, "lab6_profile: %d floats, %d streams, %d chunks, work %d: %.3f ms\n",
+                c->n, (int)a->size[1], c->chunks, c->work, ms);
+    else
+        fprintf(stderr, "lab6_profile: lab6_pipeline_elapsed_ms skipped: %s\n",
+                lab_last_error());
+    return LAB_OK;
+}
+
+static double both_copies(const kernel_size size) { return 2.0 * (double)size[0] * sizeof(float); }
+
+/* The graders hold each element within 1e-6 of a double reference
+ * (lab6_gpu_checks.c); two such floats are within twice that. */
+static kernel_tolerance twice_the_graders(const kernel_size size)
+{
+    (void)size;
+    return (kernel_tolerance){0.0, 2e-6};
+}
+
+static const kernel_row ROWS[ROW_COUNT] = {
+    [ROW_SERIAL] = {.name = "serial pipeline", .launch = serial, .yardstick = ROW_SERIAL,
+                    .bytes = both_copies},
+    [ROW_STREAMED] = {.name = "pipeline, " NUMBER_TEXT(LAB6_SPEED_STREAMS) " streams x "
+                              NUMBER_TEXT(LAB6_SPEED_CHUNKS) " chunks", .launch = streamed,
+                      .modes = KERNEL_TIME, .yardstick = ROW_SERIAL, .bytes = both_copies,
+                      .want = KERNEL_WANT_YARDSTICK, .tolerance = twice_the_graders},
+    [ROW_PROFILED_RUN] = {.name = "lab6_pipeline_run", .launch = profiled_run,
+                          .modes = KERNEL_PROFILE, .yardstick = ROW_PROFILED_RUN},
+};
+
+/* The calls of both pipelines; the programs run one problem each. */
+static lab6_timed_call call;
+
+static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
+{
+    int n = (int)size[0];
+    int streams = mode == KERNEL_TIME ? LAB6_SPEED_STREAMS : (int)size[1];
+    const char *program = mode == KERNEL_TIME ? "make time-lab6" : "lab6_profile";
+    p->args.size[0] = n;
+    p->args.size[1] = streams;
+    lab6_pipeline *pipe = NULL;
+    lab_status status = lab6_pipeline_create(&pipe, n, streams);
+    if (status != LAB_OK) {
+        printf("%s: not run: lab6_pipeline_create returned %s (%s)\n", program,
+               lab_status_name(status), lab_last_error());
+        return 0;
+    }
+    call = (lab6_timed_call){.p = pipe, .n = n, .chunks = LAB6_SPEED_CHUNKS, .work = WORK,
+                             .order = LAB6_DEPTH_FIRST};
+    p->args.lab = &call;
+    p->owned = pipe;
+    float *host_in = lab6_pipeline_host_input(pipe);
+    /* A skeleton's create succeeds without buffers: filling the input
+     * would then crash instead of saying what is missing. */
+    if (!host_in || !lab6_pipeline_host_output(pipe)) {
+        printf("%s: not run: lab6_pipeline_create returned LAB_OK without its pinned host "
+               "buffers (TODO(6.3)); run make check-lab6\n", program);
+        return 0;
+    }
+    for (int i = 0; i < n; ++i)
+        host_in[i] = (float)(i % 1000) * 0.001f;
+    if (mode == KERNEL_PROFILE) {
+        call.chunks = (int)size[2];
+        call.work = (int)size[3];
+        return 1;
+    }
+    size_t bytes = (size_t)n * sizeof(float);
+    if (cudaMallocHost((void **)&call.host_out, bytes) != cudaSuccess ||
+        cudaMalloc((void **)&call.dev_in, bytes) != cudaSuccess ||
+        cudaMalloc((void **)&call.dev_out, bytes) != cudaSuccess) {
+        printf("make time-lab6: cannot allocate the serial pipeline's buffers for SIZE=%d\n", n);
+        return 0;
+    }
+    call.host_in = host_in;
+    p->args.out = lab6_pipeline_host_output(pipe);
+    p->yardstick_out = call.host_out;
+    p->checked = (size_t)n;
+    return 1;
+}
+
+static void teardown(kernel_problem *p)
+{
+    if (p->owned && lab6_pipeline_destroy(p->owned) != LAB_OK)
+        fprintf(stderr, "lab6: lab6_pipeline_destroy: %s\n", lab_last_error());
+}
+
+const kernel_table lab_kernel_table = {
+    .lab = "lab6",
+    .rows = ROWS,
+    .count = ROW_COUNT,
+    .time = {1, 1L << 28, "67108864"},
+    /* n, streams, chunks, work: 2^26 floats (256 MiB each way), 16, 16, 1024 */
+    .profile = {4, 1L << 28, "67108864x16x16x1024"},
+    .race = {1, 1L << 28, "67108864"}, /* no race rows: lab 6 shares no memory */
+    .setup = setup,
+    .teardown = teardown,
+};

@@ -1,0 +1,20 @@
+/* Lab 7's kernel table (lab7_kernels.c): the rows, by index, for the
+ * programs that name one (the size bench, make plot-lab7). */
+#ifndef LAB7_KERNELS_H
+#define LAB7_KERNELS_H
+
+#include "kernel_table.h"
+
+enum {
+    LAB7_ROW_LAB2_NAIVE,    /* lab 2's naive kernel: where the size plot starts */
+    LAB7_ROW_LAB3,          /* lab 3's tiles: every stage's yardstick */
+    LAB7_ROW_BLOCK_TILE_1D, /* the student's four stages, in lab7_stage order */
+    LAB7_ROW_BLOCK_TILE_2D,
+    LAB7_ROW_VECTORISED,
+    LAB7_ROW_WARP_TILE,
+    LAB7_ROW_CUBLAS,        /* cuBLAS FP32: the ceiling */
+    LAB7_ROW_ANY_SIZE,      /* the any-size extension: race rows only */
+    LAB7_ROW_COUNT
+};
+
+#endif

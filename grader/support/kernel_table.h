@@ -1,0 +1,153 @@
+/* A lab's kernel table: one row per kernel that the lab's programs time,
+ * profile or race (grader/labN/labN_kernels.c). Before it, each program
+ * (make time-labN, make profile-labN, the race runner, the speed checks)
+ * said again which kernel runs against which baseline on how much work,
+ * and the copies drifted apart. Now a row says it once:
+ *
+ *   - its name, as the programs print it and as --rows picks it;
+ *   - its adapter: the student's entry point or the grader's baseline,
+ *     behind one signature, so any program can launch any row;
+ *   - its yardstick (the row it is timed against) and its work per
+ *     launch (bytes moved or flops, from the size), for the ratio and
+ *     the GB/s or GFLOP/s;
+ *   - which programs run it, whether it is an extension (not written yet
+ *     is no failure), what its output is checked against, how exactly.
+ *
+ * What a lab needs beyond the rows (its buffers, inputs and references
+ * for a mode and a size) is the table's setup, so the one driver
+ * (grader/driver/kernel_driver.c) has no lab in it. */
+#ifndef KERNEL_TABLE_H
+#define KERNEL_TABLE_H
+
+#include <stddef.h>
+
+#include "lab_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The programs that read a table; a row's `modes` says which run it. */
+typedef enum {
+    KERNEL_TIME = 1,    /* make time-labN: against its yardstick, checked after */
+    KERNEL_PROFILE = 2, /* make profile-labN: once, for Nsight Compute */
+    KERNEL_RACE = 4     /* the race runner: once, small, under racecheck */
+} kernel_mode;
+
+/* A problem size in the lab's own terms (W x H, R x C, M x N x K, N, or
+ * lab 6's n, streams, chunks, work); unused places are 0. */
+enum { KERNEL_MAX_DIMS = 4 };
+typedef long kernel_size[KERNEL_MAX_DIMS];
+
+/* What every adapter gets: the size and the arrays the table's setup made.
+ * Which input means what is the lab's (lab 4: in[0] the matrix; matmul:
+ * A and B). */
+typedef struct {
+    kernel_size size;
+    const float *in[2];
+    float *out;
+    void *lab; /* what a lab keeps beyond arrays (lab 6: its pipeline call) */
+} kernel_args;
+
+/* A row's launch: returns LAB_OK or the entry point's status, and does not
+ * synchronise (the drivers and the timing routine do). */
+typedef int (*kernel_launch)(const kernel_args *args);
+
+/* Work per launch at a size, for GB/s or GFLOP/s. */
+typedef double (*kernel_work)(const kernel_size size);
+
+/* How far a timed output may be from what it is checked against: element
+ * passes when finite and |got - want| <= atol + rtol*|want|. */
+typedef struct {
+    double atol, rtol;
+} kernel_tolerance;
+typedef kernel_tolerance (*kernel_tolerance_at)(const kernel_size size);
+
+/* What make time-labN checks a row's output against: the yardstick's
+ * output of the same work, or one of the references the setup made. */
+enum { KERNEL_WANT_YARDSTICK = 0, KERNEL_WANT_REFERENCE_0 = 1, KERNEL_WANT_REFERENCE_1 = 2 };
+
+typedef struct {
+    const char *name;           /* "lab4_transpose(smem)" */
+    kernel_launch launch;
+    unsigned modes;             /* KERNEL_TIME | KERNEL_PROFILE | KERNEL_RACE */
+    int yardstick;              /* time: the index of the row it is timed against */
+    int extension;              /* 1: may be unwritten; not run is then no failure */
+    kernel_work bytes;          /* per launch, for GB/s (NULL: not shown) */
+    kernel_work flops;          /* per launch, for GFLOP/s (NULL: not shown) */
+    int want;                   /* time: KERNEL_WANT_* */
+    kernel_tolerance_at tolerance; /* time: NULL means exact */
+    const char *race_size;      /* race: a size of its own ('x'-joined), else the table's */
+} kernel_row;
+
+/* A problem the table's setup made for one mode and size. */
+typedef struct {
+    kernel_args args;           /* what the rows run on */
+    float *yardstick_out;       /* time: where the yardstick writes (args.out otherwise) */
+    const float *reference[2];  /* time: KERNEL_WANT_REFERENCE_*; race: [0] on the host */
+    size_t checked;             /* floats of args.out the check compares */
+    void *owned;                /* the setup's own bookkeeping, for its teardown */
+} kernel_problem;
+
+/* How a mode's size is given: `dims` numbers joined by 'x', each in
+ * 1..max_each; `fallback` without one. */
+typedef struct {
+    int dims;
+    long max_each;
+    const char *fallback;
+} kernel_size_rule;
+
+typedef struct {
+    const char *lab;            /* "lab4": names the programs and the hints */
+    const kernel_row *rows;
+    int count;
+    kernel_size_rule time, profile, race;
+    /* A lab's own limit on a size (lab 7: multiples of its tiles), or NULL:
+     * NULL when the size is fine, else what SIZE must be. */
+    const char *(*size_problem)(kernel_mode mode, const kernel_size size);
+    /* Buffers, inputs and references for `mode` at `size`: 1, or 0 after
+     * one line that says why. teardown frees what setup made. */
+    int (*setup)(kernel_mode mode, const kernel_size size, kernel_problem *problem);
+    void (*teardown)(kernel_problem *problem);
+} kernel_table;
+
+/* Each lab's table (grader/labN/labN_kernels.c defines it under this one
+ * name, so the driver is the same source for every lab and is linked with
+ * exactly one table). */
+extern const kernel_table lab_kernel_table;
+
+/* A row and what it runs on, as one context: the timing routine's
+ * `timed_launch` (grader/support/timing.h) takes it through kernel_call_launch. */
+typedef struct {
+    const kernel_row *row;
+    kernel_args args;
+} kernel_call;
+int kernel_call_launch(void *call);
+
+/* The work of a row at a size (0 when the row does not say). */
+double kernel_row_bytes(const kernel_row *row, const kernel_size size);
+double kernel_row_flops(const kernel_row *row, const kernel_size size);
+
+/* The row of `table` named exactly `name`, or NULL. */
+const kernel_row *kernel_table_find(const kernel_table *table, const char *name);
+
+/* Parses `dims` positive integers joined by 'x', each in 1..max_each,
+ * into `out`. Returns 1, or 0 when the text is no such size. */
+int kernel_size_parse(const char *text, int dims, long max_each, kernel_size out);
+
+/* Arrays for a table's setup. The programs run one problem and exit, so
+ * what a setup allocates is released with the process.
+ * kernel_device_array: n floats on the GPU, copied from `host`, or zeros
+ * when `host` is NULL (profile mode: defined inputs, and no NaN or
+ * denormal to slow a kernel down); NULL after one line naming `program`.
+ * kernel_host_integers: n integers in [lo, hi] from `seed` as floats (race
+ * mode: sums and products of them are exact, so a right result is known
+ * exactly); NULL after one line when the host is out of memory. */
+float *kernel_device_array(const char *program, const float *host, size_t n);
+float *kernel_host_integers(size_t n, unsigned long long seed, int lo, int hi);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
