@@ -2,7 +2,6 @@
  * measured and checked line per kernel. See time_kernels.h. */
 #include "time_kernels.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include "compare.h"
 #include "device_info.h"
 #include "guard.h"
+#include "kernel_table.h"
 #include "lab_status.h"
 #include "rng.h"
 
@@ -21,27 +21,20 @@ static const timing_plan PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 1,
 int time_parse_size(const char *lab, const char *text, int dims, long max_each, long out[3],
                     const char *example)
 {
-    const char *p = text;
-    for (int d = 0; d < dims; ++d) {
-        char *end = NULL;
-        errno = 0;
-        long v = strtol(p, &end, 10);
-        int last = d == dims - 1;
-        if (end == p || errno || v <= 0 || v > max_each || (last ? *end != '\0' : *end != 'x')) {
-            if (dims == 1)
-                fprintf(stderr, "make time-%s: SIZE=%s is not a size for this lab: give one "
-                        "positive integer, at most %ld, e.g. SIZE=%s\n", lab, text, max_each,
-                        example);
-            else
-                fprintf(stderr, "make time-%s: SIZE=%s is not a size for this lab: give %d "
-                        "positive integers joined by 'x', each at most %ld, e.g. SIZE=%s\n", lab,
-                        text, dims, max_each, example);
-            return 0;
-        }
-        out[d] = v;
-        p = end + 1;
+    kernel_size parsed; /* the kernel tables' parser (kernel_table.h), with make's words */
+    if (dims <= 3 && kernel_size_parse(text, dims, max_each, parsed)) {
+        for (int d = 0; d < dims; ++d)
+            out[d] = parsed[d];
+        return 1;
     }
-    return 1;
+    if (dims == 1)
+        fprintf(stderr, "make time-%s: SIZE=%s is not a size for this lab: give one "
+                "positive integer, at most %ld, e.g. SIZE=%s\n", lab, text, max_each, example);
+    else
+        fprintf(stderr, "make time-%s: SIZE=%s is not a size for this lab: give %d "
+                "positive integers joined by 'x', each at most %ld, e.g. SIZE=%s\n", lab, text,
+                dims, max_each, example);
+    return 0;
 }
 
 int time_require_gpu(const char *lab)
