@@ -1,6 +1,7 @@
 /* The rules that keep `make bench` from printing what the GPU's clocks did
- * rather than what a kernel does (bench_core.c applies them; tests/
- * bench_rules_test.c checks them on synthetic times, no GPU needed).
+ * rather than what a kernel does (grader/bench/bench_core.c applies them;
+ * tests/bench_rules_test.c checks them on synthetic times, no GPU needed).
+ * They live in grader/support so that the graders can apply them too.
  *
  * Why: in one `make bench` run on an H100, cuBLAS at 1024 measured 13.9
  * TFLOP/s in lab 3's section (its runs between 0.097 and 0.227 ms) against

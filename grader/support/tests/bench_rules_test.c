@@ -110,7 +110,7 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"bench_rules", "make bench's timing rules", "grader/bench/",
+    grader_suite suite = {"bench_rules", "make bench's timing rules", "grader/support/",
                           GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
                           .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
