@@ -1,7 +1,9 @@
-/* The rules that keep `make bench` from printing what the GPU's clocks did
- * rather than what a kernel does (grader/bench/bench_core.c applies them;
- * tests/bench_rules_test.c checks them on synthetic times, no GPU needed).
- * They live in grader/support so that the graders can apply them too.
+/* The rules that keep a reported rate from being what the GPU's clocks did
+ * rather than what a kernel does. `make bench` applies them
+ * (grader/bench/bench_core.c), and so do the graders' reported tables
+ * (lab 4's gpu_bandwidth_table, lab 7's gpu_sgemm_table) through
+ * steady_timing.h; tests/bench_rules_test.c checks them on synthetic
+ * times, no GPU needed.
  *
  * Why: in one `make bench` run on an H100, cuBLAS at 1024 measured 13.9
  * TFLOP/s in lab 3's section (its runs between 0.097 and 0.227 ms) against
