@@ -1,5 +1,8 @@
 #include "steady_timing.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include <cuda_runtime_api.h>
 
 #include "lab_status.h"
@@ -36,6 +39,17 @@ int timing_settle(timed_launch launch, void *ctx)
 double steady_spread(const stats_summary *ms)
 {
     return ms->min > 0 ? ms->max / ms->min : 1e300;
+}
+
+const char *steady_describe(const steady_measurement *m, char *text, size_t size)
+{
+    snprintf(text, size, "%.3f", steady_spread(&m->ms));
+    if (m->tries > 1) {
+        size_t n = strlen(text);
+        snprintf(text + n, size - n, " (%d tries%s%s)", m->tries, m->steady ? "" : ", unsteady",
+                 m->rechecked ? ", rechecked with the ceiling" : "");
+    }
+    return text;
 }
 
 static void arm(const steady_watch *w, double limit_s)
@@ -121,6 +135,7 @@ int timing_row_steadily(const steady_entry *row, const steady_entry *ceiling,
     if (status != 0)
         return status;
     out->tries += first.tries;
+    out->rechecked = 1;
     *fate = bench_row_fate_of(out->ms.min, out->ms.median, out->ms.max, ceiling_ms->ms.median, 2);
     return 0;
 }

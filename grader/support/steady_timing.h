@@ -39,12 +39,18 @@ typedef struct {
 } steady_entry;
 
 /* How one row was measured: the kept measurement, the warm-up runs it took
- * to settle, how many measurements were made, and whether the kept one was
- * within the spread limit. */
+ * to settle, how many measurements were made, whether the kept one was
+ * within the spread limit, and whether the row was measured again with its
+ * ceiling (timing_row_steadily), so that a table's note can say so. */
 typedef struct {
     stats_summary ms;
-    int settle_runs, tries, steady;
+    int settle_runs, tries, steady, rechecked;
 } steady_measurement;
+
+/* A table's spread column: "1.004", and how it came about when it took
+ * more than one measurement: "1.004 (3 tries, unsteady, rechecked with
+ * the ceiling)". Returns `text`. */
+const char *steady_describe(const steady_measurement *m, char *text, size_t size);
 
 /* Runs `launch` (untimed by the caller, timed here by events) until its
  * time has settled (bench_settled), or BENCH_SETTLE_MAX_RUNS runs or
