@@ -143,8 +143,8 @@ static void row_fate_above_the_ceiling_is_rechecked_then_an_error(void **state)
 static void row_fate_clock_ramp_recheck_clears_the_row(void **state)
 {
     (void)state;
-    double ceiling_cold = ramp_ms(5), ceiling_settled = ramp_ms(40); /* ~1.43 ms, ~1.0 ms */
-    double row_ms = 1.0 / 0.92;                                      /* 92% of the settled ceiling */
+    double ceiling_cold = ramp_ms(5), ceiling_settled = ramp_ms(40); /* ~1.43, ~1.0 ms */
+    double row_ms = 1.0 / 0.92; /* 92% of the settled ceiling */
     assert_int_equal(bench_row_fate_of(row_ms, row_ms, row_ms, ceiling_cold, 1),
                      BENCH_ROW_RECHECK);
     double kept = fmin(ceiling_cold, ceiling_settled); /* the faster ceiling is kept */
