@@ -186,10 +186,12 @@ static int call_once(const bench_problem *p, const bench_entry *e)
 
 /* Runs `e` until its time settles (bench_rules.h, steady_timing.h): the
  * clocks are up and the kernel's modules loaded before anything is timed.
- * Returns the runs it took, or a negative launch status. */
+ * Returns the runs it took, or a negative launch status (the bench's own
+ * kernels return lab_status codes, all positive). */
 static int settle(const bench_entry *e)
 {
-    return timing_settle(e->launch, e->ctx);
+    int runs = 0, status = timing_settle(e->launch, e->ctx, &runs);
+    return status ? -status : runs;
 }
 
 /* `e` settled, then timed (interleaved with `baseline`, or alone where it

@@ -7,14 +7,15 @@
 
 #include "lab_status.h"
 
-int timing_settle(timed_launch launch, void *ctx)
+int timing_settle(timed_launch launch, void *ctx, int *runs)
 {
+    *runs = 0;
     cudaEvent_t start, stop;
     if (cudaEventCreate(&start) != cudaSuccess)
-        return -LAB_ERR_CUDA;
+        return LAB_ERR_CUDA;
     if (cudaEventCreate(&stop) != cudaSuccess) {
         cudaEventDestroy(start);
-        return -LAB_ERR_CUDA;
+        return LAB_ERR_CUDA;
     }
     double ms[BENCH_SETTLE_MAX_RUNS], total = 0.0;
     int n = 0, status = 0;
@@ -33,7 +34,8 @@ int timing_settle(timed_launch launch, void *ctx)
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    return status ? -status : n;
+    *runs = n;
+    return status;
 }
 
 double steady_spread(const stats_summary *ms)
@@ -74,13 +76,12 @@ static int settle_and_measure(const steady_entry *e, const timing_plan *plan, in
     if (e->guard && e->guard->prepare && e->guard->prepare(e->guard->ctx, 0) != 0)
         return LAB_ERR_CUDA;
     arm(&e->watch, 2.0 * e->watch.run_limit_s + BENCH_SETTLE_MAX_MS / 1e3);
-    int settled = timing_settle(e->launch, e->ctx);
+    int status = timing_settle(e->launch, e->ctx, settle_runs);
     disarm(&e->watch);
-    if (settled < 0)
-        return -settled;
-    *settle_runs = settled;
+    if (status != 0)
+        return status;
     arm(&e->watch, e->watch.run_limit_s * (plan->warmup + plan->runs));
-    int status = timing_measure(e->launch, e->ctx, plan, e->guard, ms);
+    status = timing_measure(e->launch, e->ctx, plan, e->guard, ms);
     disarm(&e->watch);
     return status;
 }

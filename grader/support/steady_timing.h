@@ -54,9 +54,9 @@ const char *steady_describe(const steady_measurement *m, char *text, size_t size
 
 /* Runs `launch` (untimed by the caller, timed here by events) until its
  * time has settled (bench_settled), or BENCH_SETTLE_MAX_RUNS runs or
- * BENCH_SETTLE_MAX_MS of them. Returns the runs, or minus the failing
- * launch's status. */
-int timing_settle(timed_launch launch, void *ctx);
+ * BENCH_SETTLE_MAX_MS of them; the runs it took in *runs. Returns 0 or the
+ * failing launch's status (whatever its sign: a student's code returns it). */
+int timing_settle(timed_launch launch, void *ctx, int *runs);
 
 /* max/min of a measurement's runs (a huge number when min is not > 0). */
 double steady_spread(const stats_summary *ms);
