@@ -13,6 +13,7 @@
 #include "device_verify.h"
 #include "guard.h"
 #include "lab_status.h"
+#include "steady_timing.h"
 
 /* The graders' plans use 11 to 31 runs; 11 keeps `make bench` for every lab
  * within minutes while one late interrupt still cannot move a median. */
@@ -183,37 +184,14 @@ static int call_once(const bench_problem *p, const bench_entry *e)
     return status;
 }
 
-/* Runs `e` until its time settles (bench_rules.h): the clocks are up and
- * the kernel's modules loaded before anything is timed. Returns the runs it
- * took, or a negative launch status. */
+/* Runs `e` until its time settles (bench_rules.h, steady_timing.h): the
+ * clocks are up and the kernel's modules loaded before anything is timed.
+ * Returns the runs it took, or a negative launch status (the bench's own
+ * kernels return lab_status codes, all positive). */
 static int settle(const bench_entry *e)
 {
-    cudaEvent_t start, stop;
-    if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess)
-        return -LAB_ERR_CUDA;
-    double ms[BENCH_SETTLE_MAX_RUNS], total = 0.0;
-    int n = 0, status = 0;
-    while (n < BENCH_SETTLE_MAX_RUNS && total < BENCH_SETTLE_MAX_MS && !bench_settled(ms, n)) {
-        cudaEventRecord(start, 0);
-        status = e->launch(e->ctx);
-        cudaEventRecord(stop, 0);
-        float elapsed = 0.0f;
-        if (status != 0 || cudaEventSynchronize(stop) != cudaSuccess ||
-            cudaEventElapsedTime(&elapsed, start, stop) != cudaSuccess) {
-            status = status ? status : LAB_ERR_CUDA;
-            break;
-        }
-        ms[n++] = elapsed;
-        total += elapsed;
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    return status ? -status : n;
-}
-
-static double spread_of(const stats_summary *ms)
-{
-    return ms->min > 0 ? ms->max / ms->min : 1e300;
+    int runs = 0, status = timing_settle(e->launch, e->ctx, &runs);
+    return status ? -status : runs;
 }
 
 /* `e` settled, then timed (interleaved with `baseline`, or alone where it
@@ -239,9 +217,9 @@ static int measure_steadily(const bench_entry *e, const bench_entry *baseline,
                               : timing_measure(e->launch, e->ctx, &o->plan, NULL, &now.a_ms);
         if (status != 0)
             return status;
-        double spread = spread_of(&now.a_ms);
-        if (baseline && spread_of(&now.b_ms) > spread)
-            spread = spread_of(&now.b_ms);
+        double spread = steady_spread(&now.a_ms);
+        if (baseline && steady_spread(&now.b_ms) > spread)
+            spread = steady_spread(&now.b_ms);
         if (t == 0 || spread < kept) {
             *r = now;
             kept = spread;

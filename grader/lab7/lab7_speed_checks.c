@@ -18,6 +18,7 @@
 #include "lab7_rubric.h"
 #include "matmul_checks.h"
 #include "speed_check.h"
+#include "steady_timing.h"
 
 static const matmul_shape SPEED_SHAPE = {LAB7_SPEED_SIZE, LAB7_SPEED_SIZE, LAB7_SPEED_SIZE};
 static const timing_plan SPEED_PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 1,
@@ -143,6 +144,31 @@ static int table_verify(void *ctx, int run)
                                    2.0 * compare_dot_atol((size_t)s), 2.0 * MATMUL_RTOL) != 0;
 }
 
+/* The clock rules of make bench (bench_rules.h, steady_timing.h): the
+ * kernels run one after the other, not interleaved, so every row warms up
+ * until its time has settled, records its spread (max/min of its runs) and
+ * is measured again while that spread is above the limit. cuBLAS, the
+ * ceiling, is timed first; a kernel more than BENCH_CEILING_SLACK faster
+ * than it is measured again with it and, still faster, left out as an
+ * error of the measurement: the issue's make bench run printed a thread
+ * tile at 117.7% of a cuBLAS timed while the clocks were down.
+ *
+ * A test keeps at most 24 metrics (RECORD_MAX_METRICS): per row its
+ * GFLOP/s, fraction of cuBLAS and spread (the printed table also has the
+ * ms and x lab 3, which follow from the GFLOP/s). */
+static const timing_plan TABLE_PLAN = {.warmup = 2, .runs = 11, .launches_per_run = 1,
+                                       .flush_l2 = 1};
+static const double TABLE_FLOPS =
+    2.0 * (double)LAB7_SPEED_SIZE * LAB7_SPEED_SIZE * LAB7_SPEED_SIZE;
+
+static steady_entry table_entry(table_call *call, const timing_guard *guard, const char *what)
+{
+    steady_entry e = {table_launch, call, guard,
+                      {grader_watch, grader_unwatch, what,
+                       grader_call_limit_s(0.0, 2.0 * TABLE_FLOPS)}};
+    return e;
+}
+
 void gpu_sgemm_table(void **state)
 {
     (void)state;
@@ -154,64 +180,86 @@ void gpu_sgemm_table(void **state)
     dbuf_alloc(&p.b, "B", p.n * sizeof(float));
     dbuf_alloc(&p.c, "C", p.n * sizeof(float));
     dbuf_alloc(&p.want, "C (cuBLAS)", p.n * sizeof(float));
-    const double flops = 2.0 * (double)LAB7_SPEED_SIZE * LAB7_SPEED_SIZE * LAB7_SPEED_SIZE;
-    const timing_plan plan = {.warmup = 2, .runs = 11, .launches_per_run = 1, .flush_l2 = 1};
     timing_guard guard = {table_prepare, table_verify, &p};
 
+    /* The kernels; cuBLAS is the ceiling, timed first, and the last row. */
     struct {
         const char *name;
         const matmul_impl *impl;
-    } rows[2 + LAB7_STAGE_COUNT + 1] = {{"lab3_tiled", &LAB7_LAB3_TILED},
-                                        {"lab3_thread_tile", &LAB7_LAB3_THREAD_TILE}};
+    } rows[2 + LAB7_STAGE_COUNT] = {{"lab3_tiled", &LAB7_LAB3_TILED},
+                                    {"lab3_thread_tile", &LAB7_LAB3_THREAD_TILE}};
     for (int s = 0; s < LAB7_STAGE_COUNT; ++s) {
         rows[2 + s].name = lab7_stage_about((lab7_stage)s)->name;
         rows[2 + s].impl = &lab7_stage_about((lab7_stage)s)->impl;
     }
-    rows[2 + LAB7_STAGE_COUNT].name = "cublas";
-    rows[2 + LAB7_STAGE_COUNT].impl = &LAB7_CUBLAS;
     enum { ROWS = sizeof rows / sizeof rows[0] };
 
-    double ms[ROWS];
     grader_gpu_exclusive();
+    table_call cublas_call = {LAB7_CUBLAS.fn, &p};
+    steady_entry ceiling = table_entry(&cublas_call, &guard, "cublas at 4096^3 (timing)");
+    steady_measurement cublas;
+    int status = timing_measure_steadily(&ceiling, &TABLE_PLAN, &cublas);
+    if (status != 0) { /* the rows are still timed, with no ceiling to hold them to */
+        cublas.tries = 0;
+        grader_note("cublas: not timed (%s)", lab_status_name((lab_status)status));
+    }
+    const steady_entry *held_to = cublas.tries ? &ceiling : NULL;
+    steady_measurement ms[ROWS];
+    bench_row_fate fate[ROWS];
     for (int r = 0; r < ROWS; ++r) {
         table_call call = {rows[r].impl->fn, &p};
-        stats_summary summary;
         char what[96];
         snprintf(what, sizeof what, "%s at 4096^3 (timing)", rows[r].name);
-        grader_watch(what, grader_call_limit_s(0.0, 2.0 * flops) * (plan.warmup + plan.runs));
-        int status = timing_measure(table_launch, &call, &plan, &guard, &summary);
-        grader_unwatch();
-        ms[r] = status == 0 ? summary.median : -1.0;
-        if (status != 0)
+        steady_entry row = table_entry(&call, &guard, what);
+        status = timing_row_steadily(&row, held_to, &TABLE_PLAN, &cublas, &ms[r], &fate[r]);
+        if (status != 0) {
+            ms[r].tries = 0; /* not in the table */
             grader_note("%s: not timed (%s)", rows[r].name,
                         status == TIMING_WRONG_RESULT ? "its output differed from cuBLAS's"
                                                       : lab_status_name((lab_status)status));
+        }
     }
-    const double cublas_ms = ms[ROWS - 1], lab3_ms = ms[0];
-    grader_note("%-17s %9s %10s %11s %10s", "kernel", "ms", "GFLOP/s", "% of cuBLAS",
-                "x lab 3");
-    for (int r = 0; r < ROWS; ++r) {
-        if (ms[r] <= 0.0)
+
+    /* Reported once every row is in: a recheck may have kept a faster
+     * cuBLAS, and every row is stated against the one kept. lab 3's tiled
+     * kernel is the "x lab 3" column's yardstick unless it was left out. */
+    const double cublas_ms = cublas.tries ? cublas.ms.median : 0.0;
+    const int lab3_in = ms[0].tries && fate[0] != BENCH_ROW_ABOVE_CEILING;
+    const double lab3_ms = lab3_in ? ms[0].ms.median : 0.0;
+    char spread[96];
+    grader_note("each row settled first; spread = max/min of its %d runs, measured again above "
+                "%.2f", TABLE_PLAN.runs, BENCH_SPREAD_MAX);
+    grader_note("%-17s %9s %10s %11s %10s  %s", "kernel", "ms", "GFLOP/s", "% of cuBLAS",
+                "x lab 3", "spread");
+    int above = 0;
+    char metric[64];
+    for (int r = 0; r <= ROWS; ++r) {
+        const char *name = r < ROWS ? rows[r].name : "cublas";
+        const steady_measurement *m = r < ROWS ? &ms[r] : &cublas;
+        if (m->tries == 0)
             continue;
-        double gflops = flops / (ms[r] * 1e6);
-        char metric[64];
-        snprintf(metric, sizeof metric, "%s_ms", rows[r].name);
-        grader_metric(metric, ms[r], "ms");
-        snprintf(metric, sizeof metric, "%s_GFLOPs", rows[r].name);
+        double row_ms = m->ms.median, gflops = TABLE_FLOPS / (row_ms * 1e6);
+        if (r < ROWS && fate[r] == BENCH_ROW_ABOVE_CEILING) {
+            ++above;
+            grader_note("%s: measured %.0f GFLOP/s, %.1f%% of cuBLAS, twice: above cuBLAS on "
+                        "the same product, an error of the measurement, left out",
+                        name, gflops, 100.0 * cublas_ms / row_ms);
+            continue;
+        }
+        snprintf(metric, sizeof metric, "%s_GFLOPs", name);
         grader_metric(metric, gflops, "GFLOP/s");
-        double of_cublas = cublas_ms > 0 ? cublas_ms / ms[r] : 0.0;
-        double over_lab3 = lab3_ms > 0 ? lab3_ms / ms[r] : 0.0;
-        if (cublas_ms > 0) {
-            snprintf(metric, sizeof metric, "%s_fraction_of_cublas", rows[r].name);
-            grader_metric(metric, of_cublas, "ratio");
+        if (r < ROWS && cublas_ms > 0) {
+            snprintf(metric, sizeof metric, "%s_fraction_of_cublas", name);
+            grader_metric(metric, cublas_ms / row_ms, "ratio");
         }
-        if (lab3_ms > 0) {
-            snprintf(metric, sizeof metric, "%s_over_lab3", rows[r].name);
-            grader_metric(metric, over_lab3, "x");
-        }
-        grader_note("%-17s %9.3f %10.0f %10.1f%% %9.2fx", rows[r].name, ms[r], gflops,
-                    100.0 * of_cublas, over_lab3);
+        snprintf(metric, sizeof metric, "%s_spread", name);
+        grader_metric(metric, steady_spread(&m->ms), "ratio");
+        grader_note("%-17s %9.3f %10.0f %10.1f%% %9.2fx  %s", name, row_ms, gflops,
+                    cublas_ms > 0 ? 100.0 * cublas_ms / row_ms : 0.0,
+                    lab3_ms > 0 ? lab3_ms / row_ms : 0.0,
+                    steady_describe(m, spread, sizeof spread));
     }
+    grader_metric("rows_above_ceiling", above, "rows");
     dbuf_free(&p.a);
     dbuf_free(&p.b);
     dbuf_free(&p.c);

@@ -1,6 +1,9 @@
-/* The rules that keep `make bench` from printing what the GPU's clocks did
- * rather than what a kernel does (bench_core.c applies them; tests/
- * bench_rules_test.c checks them on synthetic times, no GPU needed).
+/* The rules that keep a reported rate from being what the GPU's clocks did
+ * rather than what a kernel does. `make bench` applies them
+ * (grader/bench/bench_core.c), and so do the graders' reported tables
+ * (lab 4's gpu_bandwidth_table, lab 7's gpu_sgemm_table) through
+ * steady_timing.h; tests/bench_rules_test.c checks them on synthetic
+ * times, no GPU needed.
  *
  * Why: in one `make bench` run on an H100, cuBLAS at 1024 measured 13.9
  * TFLOP/s in lab 3's section (its runs between 0.097 and 0.227 ms) against
@@ -46,6 +49,23 @@ int bench_too_spread(double min_ms, double median_ms, double max_ms);
  * for was 117.7%. */
 #define BENCH_CEILING_SLACK 0.05
 int bench_above_ceiling(double rate, double ceiling_rate);
+
+/* What a table does with a row once it has been measured as steadily as it
+ * can be (the spread rule already applied): KEPT, or kept but UNSTEADY
+ * (its spread is reported), or, above its ceiling, measured again with the
+ * ceiling (RECHECK) and, still above on that second look, ABOVE_CEILING:
+ * an error, left out of the table. The row and its ceiling do the same
+ * work (the same bytes, the same flops), so their rates compare as inverse
+ * times; ceiling_median_ms <= 0: no ceiling. `ceiling_checks`: how many
+ * times the row has been held against its ceiling, this time included. */
+typedef enum {
+    BENCH_ROW_KEPT,
+    BENCH_ROW_UNSTEADY,
+    BENCH_ROW_RECHECK,
+    BENCH_ROW_ABOVE_CEILING
+} bench_row_fate;
+bench_row_fate bench_row_fate_of(double min_ms, double median_ms, double max_ms,
+                                 double ceiling_median_ms, int ceiling_checks);
 
 #ifdef __cplusplus
 }

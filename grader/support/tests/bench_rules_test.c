@@ -1,5 +1,6 @@
 /* bench_rules.h on synthetic times: a clock ramp, flat and noisy runs, the
- * spread limits and the ceiling rule. No GPU needed; ctest bench_rules.*. */
+ * spread limits, the ceiling rule and a table row's fate. No GPU needed;
+ * ctest bench_rules_test.*. */
 #include <math.h>
 
 #include "bench_rules.h"
@@ -97,6 +98,59 @@ static void clock_ramp_between_ceiling_and_kernel_is_caught(void **state)
     assert_false(bench_above_ceiling(1.0 / kernel_ms, 1.0 / 1.0));
 }
 
+/* A table row (lab 4's, lab 7's) after its steady measurement: kept,
+ * kept but unsteady, or held against its ceiling by inverse times. */
+static void row_fate_kept_or_unsteady_below_the_ceiling(void **state)
+{
+    (void)state;
+    /* lab 4's multirow at 93.6% of memcpy, steady: kept. */
+    assert_int_equal(bench_row_fate_of(0.99, 1.0, 1.05, 0.936, 1), BENCH_ROW_KEPT);
+    /* Too spread after every try: kept, but marked. */
+    assert_int_equal(bench_row_fate_of(1.0, 1.1, 1.3, 0.936, 1), BENCH_ROW_UNSTEADY);
+    /* No ceiling measured (<= 0): only the spread counts. */
+    assert_int_equal(bench_row_fate_of(0.5, 0.5, 0.52, 0.0, 1), BENCH_ROW_KEPT);
+    assert_int_equal(bench_row_fate_of(0.5, 0.5, 0.52, -1.0, 2), BENCH_ROW_KEPT);
+    /* The ceiling itself, and a kernel within the slack of it. */
+    assert_int_equal(bench_row_fate_of(1.0, 1.0, 1.0, 1.0, 1), BENCH_ROW_KEPT);
+    assert_int_equal(bench_row_fate_of(0.97, 0.98, 0.99, 1.0, 2), BENCH_ROW_KEPT);
+    /* A failed measurement (zero times) is unsteady, never above a ceiling. */
+    assert_int_equal(bench_row_fate_of(0.0, 0.0, 0.0, 1.0, 1), BENCH_ROW_UNSTEADY);
+}
+
+static void row_fate_above_the_ceiling_is_rechecked_then_an_error(void **state)
+{
+    (void)state;
+    /* The issue's 117.7% of cuBLAS: first look, measured again with the
+     * ceiling; still above on the second look, an error. */
+    double ceiling_ms = 1.0, row_ms = 1.0 / 1.177;
+    assert_int_equal(bench_row_fate_of(row_ms, row_ms, row_ms, ceiling_ms, 1), BENCH_ROW_RECHECK);
+    assert_int_equal(bench_row_fate_of(row_ms, row_ms, row_ms, ceiling_ms, 2),
+                     BENCH_ROW_ABOVE_CEILING);
+    /* Above the ceiling counts before the spread: an unsteady row above
+     * it is no result either. */
+    assert_int_equal(bench_row_fate_of(row_ms, row_ms, 2.0 * row_ms, ceiling_ms, 2),
+                     BENCH_ROW_ABOVE_CEILING);
+    /* Just past the slack, and just within it. */
+    double past = 1.0 / (1.0 + BENCH_CEILING_SLACK + 0.001);
+    double within = 1.0 / (1.0 + BENCH_CEILING_SLACK - 0.001);
+    assert_int_equal(bench_row_fate_of(past, past, past, 1.0, 1), BENCH_ROW_RECHECK);
+    assert_int_equal(bench_row_fate_of(within, within, within, 1.0, 1), BENCH_ROW_KEPT);
+}
+
+/* The issue's clock ramp, as a table meets it: the ceiling timed on the way
+ * up, the row at the top. The first look sends the row back; measured
+ * again once settled, the ceiling is faster and the row below it. */
+static void row_fate_clock_ramp_recheck_clears_the_row(void **state)
+{
+    (void)state;
+    double ceiling_cold = ramp_ms(5), ceiling_settled = ramp_ms(40); /* ~1.43, ~1.0 ms */
+    double row_ms = 1.0 / 0.92; /* 92% of the settled ceiling */
+    assert_int_equal(bench_row_fate_of(row_ms, row_ms, row_ms, ceiling_cold, 1),
+                     BENCH_ROW_RECHECK);
+    double kept = fmin(ceiling_cold, ceiling_settled); /* the faster ceiling is kept */
+    assert_int_equal(bench_row_fate_of(row_ms, row_ms, row_ms, kept, 2), BENCH_ROW_KEPT);
+}
+
 #define CPU_TEST(fn) GRADER_TEST(fn, GROUP_CPU, 0)
 
 static const grader_test tests[] = {
@@ -106,11 +160,15 @@ static const grader_test tests[] = {
     CPU_TEST(spread_limits_long_and_short_rows),
     CPU_TEST(rate_above_ceiling_is_an_error),
     CPU_TEST(clock_ramp_between_ceiling_and_kernel_is_caught),
+    CPU_TEST(row_fate_kept_or_unsteady_below_the_ceiling),
+    CPU_TEST(row_fate_above_the_ceiling_is_rechecked_then_an_error),
+    CPU_TEST(row_fate_clock_ramp_recheck_clears_the_row),
 };
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"bench_rules", "make bench's timing rules", "grader/bench/",
+    grader_suite suite = {"bench_rules", "the timing rules of make bench and the graders' tables",
+                          "grader/support/",
                           GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
                           .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);

@@ -39,3 +39,13 @@ int bench_above_ceiling(double rate, double ceiling_rate)
 {
     return ceiling_rate > 0.0 && rate > ceiling_rate * (1.0 + BENCH_CEILING_SLACK);
 }
+
+bench_row_fate bench_row_fate_of(double min_ms, double median_ms, double max_ms,
+                                 double ceiling_median_ms, int ceiling_checks)
+{
+    /* A time of zero is no measurement: never faster than anything. */
+    if (median_ms > 0.0 && ceiling_median_ms > 0.0 &&
+        bench_above_ceiling(1.0 / median_ms, 1.0 / ceiling_median_ms))
+        return ceiling_checks < 2 ? BENCH_ROW_RECHECK : BENCH_ROW_ABOVE_CEILING;
+    return bench_too_spread(min_ms, median_ms, max_ms) ? BENCH_ROW_UNSTEADY : BENCH_ROW_KEPT;
+}
