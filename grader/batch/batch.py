@@ -35,10 +35,14 @@ import tempfile
 import threading
 import time
 import traceback
+from dataclasses import dataclass
+from typing import List
 
 from . import build, course as course_mod, gradescope, outputs, report, review, runner
 from . import sandbox as sandbox_mod, score, slots, submissions, tasks
+from .labs import Lab
 from .progress import Progress
+from .records import BatchRecord, LabInfo, LabRecord, ReviewFlag, RunInfo, StudentRecord
 from .outputs import student_dir
 from .util import read_json, read_text, say, say_once, write_atomic, write_json_atomic
 
@@ -48,11 +52,15 @@ COMPILE_MEMORY_BYTES = 8 << 30   # a recursive-include compile reached 9.3 GB in
 SCRATCH_BYTES = 1 << 30          # a sandboxed command's /tmp (sandbox.wrap: where bwrap can cap it)
 
 
+@dataclass
 class BuiltLab:
     """A lab whose grader built and waits for its run."""
-    def __init__(self, lab, exe, work, lab_out, start, symbol_findings):
-        self.lab, self.exe, self.work, self.lab_out, self.start = lab, exe, work, lab_out, start
-        self.symbol_findings = symbol_findings
+    lab: Lab
+    exe: str                  # the test program linked with the student's code
+    work: str                 # its scratch folder
+    lab_out: str              # OUT/students/<id>/labN
+    start: float              # time.monotonic() when its build began
+    symbol_findings: List[str]
 
 
 def chown_tree(top, uid):
@@ -102,11 +110,12 @@ class Batch:
                                          arch, self.jobs)
         self.labs = [l for l in self.course.labs
                      if not self.args.labs or l.number in self.args.labs]
-        self.labs_info = [{"name": l.name, "title": self.course.rubrics[l.name]["title"],
-                           "possible": score.possible_points(self.course.rubrics[l.name]),
-                           "bonus_possible": sum(t["points"] for t in score.graded_tests(
-                               self.course.rubrics[l.name]) if t["bonus"])} for l in self.labs]
-        write_json_atomic(outputs.labs_info_path(self.out), self.labs_info)
+        self.labs_info = [LabInfo(name=l.name, title=self.course.rubrics[l.name]["title"],
+                                  possible=score.possible_points(self.course.rubrics[l.name]),
+                                  bonus_possible=sum(t["points"] for t in score.graded_tests(
+                                      self.course.rubrics[l.name]) if t["bonus"]))
+                          for l in self.labs]
+        write_json_atomic(outputs.labs_info_path(self.out), [i.to_json() for i in self.labs_info])
         self.sandbox = sandbox_mod.probe(not self.args.no_sandbox)
         if self.gpus:
             sandbox_mod.check_gpu_as_run_as(self.sandbox, self.gpus[0])
@@ -139,7 +148,10 @@ class Batch:
         lab_out = os.path.join(student_dir(self.out, sub.id), lab.name)
         done = os.path.join(lab_out, "lab.json")
         if not self.args.force and os.path.exists(done):
-            return read_json(done)
+            try:
+                return LabRecord.from_json(read_json(done))
+            except ValueError:
+                return None  # damaged: compose_student leaves it out, as it always did
         start = time.monotonic()
         rubric = self.course.rubrics[lab.name]
         curve = self.course.curves.get(lab.name, {})
@@ -178,8 +190,8 @@ class Batch:
         if exe is None:
             record = score.score_lab(lab.name, rubric, curve, state="build_failed",
                                      reason="not graded: the lab did not build (%s)" % message)
-            record["build_errors"] = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
-            record["symbol_findings"] = findings
+            record.build_errors = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
+            record.symbol_findings = findings
             return self._finish_lab(lab_out, record, start)
         return BuiltLab(lab, exe, work, lab_out, start, findings)
 
@@ -260,11 +272,11 @@ class Batch:
         record = score.score_lab(lab.name, self.course.rubrics[lab.name],
                                  self.course.curves.get(lab.name, {}), results=results,
                                  state="graded", reason=reason)
-        record["problem"] = problem
-        record["symbol_findings"] = built.symbol_findings
-        record["run"] = {"status": res.describe(), "seconds": round(res.seconds, 1),
-                         "output_dropped_bytes": res.dropped,
-                         "sandbox": self.sandbox.enabled, "gpu_shared": "GRADER_GPU_SHARE" in env}
+        record.problem = problem
+        record.symbol_findings = built.symbol_findings
+        record.run = RunInfo(status=res.describe(), seconds=round(res.seconds, 1),
+                             output_dropped_bytes=res.dropped, sandbox=self.sandbox.enabled,
+                             gpu_shared="GRADER_GPU_SHARE" in env)
         return self._finish_lab(lab_out, record, built.start)
 
     def run_labs(self, built, scratch):
@@ -291,11 +303,11 @@ class Batch:
         finally:
             self.run_slots.put(gpu)
 
-    def _finish_lab(self, lab_out, record, start):
-        record["seconds"] = round(time.monotonic() - start, 1)
+    def _finish_lab(self, lab_out, record: LabRecord, start) -> LabRecord:
+        record.seconds = round(time.monotonic() - start, 1)
         write_json_atomic(os.path.join(lab_out, "results.json"),
-                          gradescope.results([record], record["seconds"]))
-        write_json_atomic(os.path.join(lab_out, "lab.json"), record)  # last: the lab is done
+                          gradescope.results([record], record.seconds))
+        write_json_atomic(os.path.join(lab_out, "lab.json"), record.to_json())  # last: the lab is done
         return record
 
     # --------------------------------------------------------- a student
@@ -345,36 +357,39 @@ class Batch:
                                           "ignored": ignored[:200], "code_review": flags,
                                           "note": note}, time.monotonic() - start)
 
-    def compose_student(self, sub, facts, seconds):
+    def compose_student(self, sub, facts, seconds) -> StudentRecord:
         """student.json (and the student's results.json and build.log) from
         every lab.json on disk: labs graded in earlier runs (--labs, --only,
         --force) are kept, never replaced by this run's subset."""
         student_out = student_dir(self.out, sub.id)
         records = []
         for lab in self.course.labs:
-            rec = read_json(os.path.join(student_out, lab.name, "lab.json"))
-            if isinstance(rec, dict) and rec.get("lab") == lab.name:
+            try:
+                rec = LabRecord.from_json(read_json(os.path.join(student_out, lab.name, "lab.json")))
+            except ValueError:
+                continue  # none, or not a lab record: the lab is not done
+            if rec.lab == lab.name:
                 records.append(rec)
         flags = list(facts.get("code_review", []))
         for rec in records:
-            flags += review.speed_flags(rec, self.course.curves.get(rec["lab"], {}))
-            flags += [{"file": rec["lab"], "line": 0, "flag": build.SYMBOL_FLAG, "excerpt": f}
-                      for f in rec.get("symbol_findings", [])]
+            flags += review.speed_flags(rec, self.course.curves.get(rec.lab, {}))
+            flags += [ReviewFlag(rec.lab, 0, build.SYMBOL_FLAG, f)
+                      for f in rec.symbol_findings or []]
         write_json_atomic(os.path.join(student_out, "results.json"),
                           gradescope.results(records, seconds, facts.get("note", "")))
         write_atomic(os.path.join(student_out, "build.log"), "".join(
-            "===== %s\n%s\n" % (r["lab"], read_text(os.path.join(student_out, r["lab"], "build.log")))
-            for r in records if os.path.exists(os.path.join(student_out, r["lab"], "build.log"))))
-        student = {"id": sub.id, "entry": sub.name, "state": facts["state"],
-                   "submission": sub.kind, "course": self.course.fingerprint,
-                   "sandbox": self.sandbox.enabled, "taken": facts.get("taken", []),
-                   "ignored": facts.get("ignored", []),
-                   "labs": {r["lab"]: r for r in records}, "review": flags,
-                   "seconds": round(seconds, 1)}
-        write_json_atomic(os.path.join(student_out, "student.json"), student)  # last
+            "===== %s\n%s\n" % (r.lab, read_text(os.path.join(student_out, r.lab, "build.log")))
+            for r in records if os.path.exists(os.path.join(student_out, r.lab, "build.log"))))
+        student = StudentRecord(id=sub.id, entry=sub.name, state=facts["state"],
+                                submission=sub.kind, course=self.course.fingerprint,
+                                sandbox=self.sandbox.enabled, taken=facts.get("taken", []),
+                                ignored=facts.get("ignored", []),
+                                labs={r.lab: r for r in records}, review=flags,
+                                seconds=round(seconds, 1))
+        write_json_atomic(os.path.join(student_out, "student.json"), student.to_json())  # last
         return student
 
-    def _finish_error(self, sub, error, start):
+    def _finish_error(self, sub, error, start) -> StudentRecord:
         student_out = student_dir(self.out, sub.id)
         os.makedirs(student_out, exist_ok=True)
         records = [score.score_lab(l.name, self.course.rubrics[l.name], {}, state="error",
@@ -382,10 +397,10 @@ class Batch:
         write_json_atomic(os.path.join(student_out, "results.json"),
                           gradescope.results(records, time.monotonic() - start,
                                              "The submission could not be graded: " + error))
-        student = {"id": sub.id, "entry": sub.name, "state": "error", "error": error,
-                   "submission": sub.kind, "course": self.course.fingerprint,
-                   "labs": {r["lab"]: r for r in records}, "review": []}
-        write_json_atomic(os.path.join(student_out, "student.json"), student)
+        student = StudentRecord(id=sub.id, entry=sub.name, state="error", error=error,
+                                submission=sub.kind, course=self.course.fingerprint,
+                                labs={r.lab: r for r in records}, review=[])
+        write_json_atomic(os.path.join(student_out, "student.json"), student.to_json())
         return student
 
     # -------------------------------------------------------- the batch
@@ -403,9 +418,9 @@ class Batch:
         """OUT/batch.json: which shard of which submission list this OUT
         holds, so that merge can tell a complete set of shards."""
         index, count = self.args.shard or (0, 1)
-        write_json_atomic(os.path.join(self.out, "batch.json"), {
-            "shard": [index, count], "submissions": _list_hash(every_id), "ids": every_id,
-            "labs": [l.name for l in self.labs]})
+        record = BatchRecord(shard=(index, count), submissions=_list_hash(every_id), ids=every_id,
+                             labs=[l.name for l in self.labs])
+        write_json_atomic(os.path.join(self.out, "batch.json"), record.to_json())
 
     def run(self):
         self.prepare()
@@ -455,8 +470,8 @@ class Batch:
                     say("%s: no row could be written: %s" % (sub.id, traceback.format_exc()))
                     progress.step(sub.id, "error")
                     continue
-                total = sum(r["score"] for r in rec["labs"].values())
-                progress.step(sub.id, "error" if rec["state"] == "error" else outputs.fmt(total))
+                total = sum(r.score for r in rec.labs.values())
+                progress.step(sub.id, "error" if rec.state == "error" else outputs.fmt(total))
                 if time.monotonic() - last_outputs > 30:
                     self.write_outputs(pictures=False)
                     last_outputs = time.monotonic()
@@ -469,7 +484,10 @@ class Batch:
     def write_outputs(self, pictures):
         roster = outputs.read_roster(self.args.roster) if self.args.roster else None
         students = outputs.load_students([self.out])
-        outputs.write_class_outputs(self.out, students, self.labs_info, roster)
+        # The class outputs work on the files' JSON (outputs.py: shards of
+        # other runs are merged the same way), so the labs go in as labs.json holds them.
+        outputs.write_class_outputs(self.out, students, [i.to_json() for i in self.labs_info],
+                                    roster)
         if pictures:
             # The pictures are extras: a plotting failure must not cost the
             # run (the gradebook and results are already written).

@@ -10,27 +10,30 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 
 PR_SET_PDEATHSIG = 1
 REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
 REAPER_GRACE_S = 5  # for the reaper to kill what is under it before we kill it
 
 
+@dataclass
 class Result:
-    def __init__(self, rc, timed_out, seconds, captured, dropped):
-        self.rc = rc                  # exit status, or -signal
-        self.timed_out = timed_out
-        self.seconds = seconds
-        self.captured = captured      # bytes written to the log
-        self.dropped = dropped        # bytes over the cap, not written
+    """How a command ended."""
+    rc: int                   # exit status, or -signal
+    timed_out: bool
+    seconds: float
+    captured: int             # bytes written to the log
+    dropped: int              # bytes over the cap, not written
 
-    def describe(self):
+    def describe(self) -> str:
         if self.timed_out:
-            return "killed after %.0f s (time limit)" % self.seconds
+            return f"killed after {self.seconds:.0f} s (time limit)"
         if self.rc < 0:
-            return "killed by signal %d (%s)" % (-self.rc, signal.Signals(-self.rc).name
-                                                if -self.rc in signal.Signals._value2member_map_ else "?")
-        return "exit status %d" % self.rc
+            name = (signal.Signals(-self.rc).name
+                    if -self.rc in signal.Signals._value2member_map_ else "?")
+            return f"killed by signal {-self.rc} ({name})"
+        return f"exit status {self.rc}"
 
 
 def _limits(memory_bytes, max_file_bytes, max_tasks):

@@ -24,12 +24,14 @@ and the lab's test table (--rubric):
 - a test that never reported (the grader crashed or was killed as a whole,
   or the lab did not build, or was not submitted) earns 0 and says why.
 
-The result is a plain dict (the lab record, lab.json); gradescope.py turns
-records into Gradescope's results.json."""
+The result is a records.LabRecord (lab.json); gradescope.py turns records
+into Gradescope's results.json."""
 import json
 import math
 from dataclasses import dataclass
 from typing import Dict, Optional
+
+from .records import LabRecord, LabTest
 
 NO_GPU = "not graded: no GPU"
 OUTPUT_LIMIT = 4000
@@ -233,7 +235,7 @@ def _student_message(t, gated_by=None):
 
 
 def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results=None, state="graded",
-              reason=""):
+              reason="") -> LabRecord:
     """state: graded (results may be None if the grader died), not_submitted,
     build_failed, error. reason: why a test never reported."""
     reported = {t["name"]: t for t in (results or {}).get("tests", [])}
@@ -241,71 +243,69 @@ def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results=None, stat
     tests = []
     for r in graded_tests(rubric):
         points = r["points"]
-        entry = {"name": r["name"], "group": r["group"], "max_score": points,
-                 "bonus": r["bonus"], "score": 0.0, "status": "failed", "no_gpu": False,
-                 "not_gradable": False, "outcome": None, "output": ""}
+        entry = LabTest(name=r["name"], group=r["group"], max_score=points, bonus=r["bonus"])
         t = reported.get(r["name"])
         if state != "graded":
-            entry["outcome"] = state
-            entry["output"] = reason
+            entry.outcome = state
+            entry.output = reason
         elif t is None:
-            entry["outcome"] = "not_reported"
-            entry["output"] = f"no result: {reason or 'the grader did not report this test'}"
+            entry.outcome = "not_reported"
+            entry.output = f"no result: {reason or 'the grader did not report this test'}"
         else:
-            entry["outcome"] = t["status"]
+            entry.outcome = t["status"]
             if t["status"] == "pass":
                 gate = gated.get(r["name"])
-                entry["score"] = 0.0 if gate else float(points)
-                entry["status"] = "passed"
-                entry["output"] = _student_message(t, gate) if gate else _clip(t.get("notes", ""))
+                entry.score = 0.0 if gate else float(points)
+                entry.status = "passed"
+                entry.output = _student_message(t, gate) if gate else _clip(t.get("notes", ""))
             elif t["status"] == "skip" and t.get("skip_reason") == "no_gpu":
-                entry["no_gpu"] = True
-                entry["output"] = NO_GPU
+                entry.no_gpu = True
+                entry.output = NO_GPU
             elif t["status"] == "skip" and t.get("skip_reason") == "not_gradable":
-                entry["not_gradable"] = True
-                entry["output"] = (f"{NOT_GRADABLE}: not counted in the lab's points\n"
-                                   + (t.get("message") or ""))
+                entry.not_gradable = True
+                entry.output = (f"{NOT_GRADABLE}: not counted in the lab's points\n"
+                                + (t.get("message") or ""))
             elif t["status"] == "skip":
-                entry["output"] = "not graded: " + (t.get("message") or "skipped")
+                entry.output = "not graded: " + (t.get("message") or "skipped")
             else:
                 earned, ratio, threshold = speed_partial(t, points, curve, r["name"] in gated)
-                entry["output"] = _student_message(t)
+                entry.output = _student_message(t)
                 if ratio is not None:
-                    entry["ratio"] = ratio
-                    entry["threshold"] = threshold
+                    entry.ratio = ratio
+                    entry.threshold = threshold
                 if earned > 0:
-                    entry["score"] = earned
-                    entry["partial"] = True
-                    entry["output"] = (f"partial credit {earned:.2f}/{points}: speed ratio "
-                                       f"{ratio:.3f} on the curve (floor "
-                                       f"{curve[r['name']].floor:.3g}, full points at "
-                                       f"{threshold:.3g})\n{entry['output']}")
+                    entry.score = earned
+                    entry.partial = True
+                    entry.output = (f"partial credit {earned:.2f}/{points}: speed ratio "
+                                    f"{ratio:.3f} on the curve (floor "
+                                    f"{curve[r['name']].floor:.3g}, full points at "
+                                    f"{threshold:.3g})\n{entry.output}")
             if t["status"] == "pass" and _metric(t, "threshold") is not None:
                 spec = curve.get(r["name"])
                 ratio = _metric(t, spec.metric) if spec else None
                 if ratio is not None:
-                    entry["ratio"] = ratio
-                    entry["threshold"] = _metric(t, "threshold")
+                    entry.ratio = ratio
+                    entry.threshold = _metric(t, "threshold")
         tests.append(entry)
 
-    required = [t for t in tests if not t["bonus"]]
-    bonus = [t for t in tests if t["bonus"]]
-    return {
-        "lab": lab_name,
-        "title": rubric.get("title", lab_name),
-        "state": state,
-        "reason": reason,
-        "score": round(sum(t["score"] for t in required), 2),
-        "possible": sum(t["max_score"] for t in required if not t["not_gradable"]),
-        "bonus": round(sum(t["score"] for t in bonus), 2),
-        "bonus_possible": sum(t["max_score"] for t in bonus),
-        "no_gpu_points": sum(t["max_score"] for t in required if t["no_gpu"]),
-        "not_gradable_points": sum(t["max_score"] for t in required if t["not_gradable"]),
-        "device": (results or {}).get("device"),
-        "calibration": (results or {}).get("calibration"),
-        "seed": (results or {}).get("seed"),
-        "tests": tests,
-    }
+    required = [t for t in tests if not t.bonus]
+    bonus = [t for t in tests if t.bonus]
+    return LabRecord(
+        lab=lab_name,
+        title=rubric.get("title", lab_name),
+        state=state,
+        reason=reason,
+        score=round(sum(t.score for t in required), 2),
+        possible=sum(t.max_score for t in required if not t.not_gradable),
+        bonus=round(sum(t.score for t in bonus), 2),
+        bonus_possible=sum(t.max_score for t in bonus),
+        no_gpu_points=sum(t.max_score for t in required if t.no_gpu),
+        not_gradable_points=sum(t.max_score for t in required if t.not_gradable),
+        device=(results or {}).get("device"),
+        calibration=(results or {}).get("calibration"),
+        seed=(results or {}).get("seed"),
+        tests=tests,
+    )
 
 
 def possible_points(rubric):

@@ -44,22 +44,22 @@ class ResultsTest(unittest.TestCase):
                       {"name": "gpu_fast", "status": "pass", "points": 10},
                       {"name": "gpu_extra", "status": "fail", "points": 3})
         rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
-        self.assertEqual(rec["score"], 19)
-        self.assertEqual(rec["bonus"], 0)
+        self.assertEqual(rec.score, 19)
+        self.assertEqual(rec.bonus, 0)
 
     def test_a_failed_gate_costs_what_it_gates_whatever_the_file_says(self):
         raw = results({"name": "cpu_a", "status": "pass"},
                       {"name": "gpu_mechanism", "status": "fail"},
                       {"name": "gpu_fast", "status": "pass", "gated_by": None, "points": 10})
         rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
-        fast = [t for t in rec["tests"] if t["name"] == "gpu_fast"][0]
-        self.assertEqual(fast["score"], 0)
-        self.assertIn("gpu_mechanism failed", fast["output"])
+        fast = [t for t in rec.tests if t.name == "gpu_fast"][0]
+        self.assertEqual(fast.score, 0)
+        self.assertIn("gpu_mechanism failed", fast.output)
 
     def test_a_missing_gate_credits_nothing(self):
         raw = results({"name": "gpu_fast", "status": "pass"})
         rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
-        self.assertEqual(rec["score"], 0)
+        self.assertEqual(rec.score, 0)
 
     def test_numbers_must_be_finite(self):
         for bad in (b'{"tests": [{"name": "cpu_a", "status": "pass", "points": 1e999}]}',
@@ -94,14 +94,14 @@ class ResultsTest(unittest.TestCase):
         raw = results({"name": "gpu_mechanism", "status": "skip", "skip_reason": "no_gpu",
                        "message": "skipped: no CUDA device on this machine (GPU checks need one)"})
         rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
-        self.assertEqual(rec["no_gpu_points"], 4)
+        self.assertEqual(rec.no_gpu_points, 4)
         # Results of schema 2 have none: readable, and a skip that is only a skip.
         raw = json.dumps({"schema": "cuda-labs-results/2", "tests": [
             {"name": "gpu_mechanism", "status": "skip",
              "message": "skipped: no CUDA device on this machine (GPU checks need one)"}]})
         got = score.read_results(raw.encode())
         self.assertIsNone(got["tests"][0]["skip_reason"])
-        self.assertEqual(score.score_lab("lab9", RUBRIC, {}, results=got)["no_gpu_points"], 0)
+        self.assertEqual(score.score_lab("lab9", RUBRIC, {}, results=got).no_gpu_points, 0)
 
     def test_invalid_utf8_is_replaced_not_fatal(self):
         raw = results({"name": "cpu_a", "status": "fail"}).replace(b'"output": ""',
@@ -111,10 +111,11 @@ class ResultsTest(unittest.TestCase):
 
     def test_unreadable_lab_is_said_in_the_gradebook(self):
         rec = score.score_lab("lab9", RUBRIC, {}, results=None, reason="error: x")
-        rec["problem"] = "results unreadable"
-        student = {"state": "graded", "labs": {"lab9": rec}}
+        rec.problem = "results unreadable"
+        student = {"state": "graded", "labs": {"lab9": rec.to_json()}}
         self.assertIn("results unreadable: lab9", outputs.status_text(student, ["lab9"]))
-        rec["problem"] = "time limit"
+        rec.problem = "time limit"
+        student = {"state": "graded", "labs": {"lab9": rec.to_json()}}
         self.assertIn("time limit: lab9", outputs.status_text(student, ["lab9"]))
 
 
@@ -225,13 +226,13 @@ class BookkeepingTest(unittest.TestCase):
             sub = types.SimpleNamespace(id="s1", name="s1", kind="folder")
             lab1 = score.score_lab("lab1", RUBRIC, {}, results=score.read_results(
                 results({"name": "cpu_a", "status": "pass"})))
-            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab1", "lab.json"), lab1)
+            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab1", "lab.json"), lab1.to_json())
             b.labs = b.course.labs[1:]  # a run with --labs 2 only: lab 1 must stay
             lab2 = score.score_lab("lab2", RUBRIC, {}, state="not_submitted", reason="x")
-            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab2", "lab.json"), lab2)
+            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab2", "lab.json"), lab2.to_json())
             rec = b.compose_student(sub, {"state": "graded"}, 1.0)
-            self.assertEqual(sorted(rec["labs"]), ["lab1", "lab2"])
-            self.assertEqual(rec["labs"]["lab1"]["score"], 5)
+            self.assertEqual(sorted(rec.labs), ["lab1", "lab2"])
+            self.assertEqual(rec.labs["lab1"].score, 5)
             self.assertTrue(b.is_graded(sub))
             b.labs = b.course.labs + [types.SimpleNamespace(name="lab3")]
             self.assertFalse(b.is_graded(sub), "a lab never graded makes the student not done")
@@ -244,10 +245,10 @@ class BookkeepingTest(unittest.TestCase):
                                                          "bonus_possible": 0}])
         b.record_batch(ids)
         lab1 = score.score_lab("lab1", RUBRIC, {}, state="not_submitted", reason="x")
-        lab1["state"] = "graded"
+        lab1.state = "graded"
         for sid in ids[index::count]:
             write_json_atomic(os.path.join(outputs.student_dir(out, sid), "student.json"),
-                              {"id": sid, "state": "graded", "labs": {"lab1": lab1}})
+                              {"id": sid, "state": "graded", "labs": {"lab1": lab1.to_json()}})
         return out
 
     def test_merge_refuses_an_incomplete_set_of_shards(self):

@@ -112,7 +112,7 @@ class SpeedCurveTest(unittest.TestCase):
                 self.assertEqual(before, after, f"{lab} {what}")
                 self.assertEqual(review.speed_flags(before, curve),
                                  review.speed_flags(after, new), f"{lab} {what}")
-                partial += sum(1 for t in after["tests"] if t.get("partial"))
+                partial += sum(1 for t in after.tests if t.partial)
         # The samples reach the curve, not only its ends.
         self.assertGreater(partial, 100)
 
