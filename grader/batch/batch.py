@@ -104,7 +104,7 @@ class Batch:
         try:
             fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise SystemExit("grade-submissions: another batch is writing %s" % self.out)
+            raise SystemExit(f"grade-submissions: another batch is writing {self.out}")
         arch = self.args.cuda_arch or course_mod.detect_arch() or "80"
         self.course = course_mod.prepare(self.args.course or REPO, self.args.course_cache or os.path.join(self.out, ".course"),
                                          arch, self.jobs)
@@ -124,8 +124,8 @@ class Batch:
             say_once("nproc", "graders run as root: no limit on the processes they start "
                               "(a fork bomb is stopped only by the time limit)")
         if not self.gpus:
-            say_once("gpu", "no GPU visible: GPU tests are recorded as \"%s\" (0 points, never "
-                            "passed) and grading_status says \"partial: no GPU\"" % score.NO_GPU)
+            say_once("gpu", f"no GPU visible: GPU tests are recorded as \"{score.NO_GPU}\" (0 "
+                            "points, never passed) and grading_status says \"partial: no GPU\"")
         # The symbol check's nm of the course's libraries, while the first
         # submissions unpack and compile: once per batch, not per student.
         threading.Thread(target=build.warm_symbol_cache,
@@ -174,7 +174,7 @@ class Batch:
             chown_tree(work, self.sandbox.run_as)  # compiles run as the graders' user
         # Logs are written in the batch's private folder, which the sandbox
         # never shows, and copied into OUT when complete.
-        build_log = os.path.join(self.private, "%s.%s.build.log" % (_short_hash(sub.id), lab.name))
+        build_log = os.path.join(self.private, f"{_short_hash(sub.id)}.{lab.name}.build.log")
         readonly = [self.course.cache]
         limits = build.Limits(memory_bytes=COMPILE_MEMORY_BYTES, max_file_bytes=256 << 20,
                               tmp_bytes=SCRATCH_BYTES)
@@ -189,7 +189,7 @@ class Batch:
         write_atomic(os.path.join(lab_out, "build.log"), log_text)
         if exe is None:
             record = score.score_lab(lab.name, rubric, curve, state="build_failed",
-                                     reason="not graded: the lab did not build (%s)" % message)
+                                     reason=f"not graded: the lab did not build ({message})")
             record.build_errors = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
             record.symbol_findings = findings
             return self._finish_lab(lab_out, record, start)
@@ -234,8 +234,8 @@ class Batch:
             if share_lock:
                 env["GRADER_GPU_SHARE"] = share_lock
                 readonly.append(share_lock)
-        run_log = os.path.join(self.private, "%s.%s.run.log"
-                               % (os.path.basename(os.path.dirname(work)), lab.name))
+        run_log = os.path.join(self.private,
+                               f"{os.path.basename(os.path.dirname(work))}.{lab.name}.run.log")
         with tempfile.TemporaryFile(dir=self.private) as channel:
             fd = channel.fileno()
             argv = self.grader_argv(built, fd, share_lock, at_once)
@@ -260,15 +260,15 @@ class Batch:
                 results = score.read_results(raw)
             except score.Unreadable as e:
                 problem = "results unreadable"
-                reason = "error: %s (%s); the raw file is kept as grader.json" % (score.UNREADABLE, e)
+                reason = f"error: {score.UNREADABLE} ({e}); the raw file is kept as grader.json"
         if results and share_lock and not res.timed_out:
             self.test_slots.record(lab.name, results["tests"])
         if res.timed_out:
             problem = "time limit"
-            reason = "the grader was stopped at the lab's time limit (%d s)" % self.args.lab_timeout
+            reason = f"the grader was stopped at the lab's time limit ({self.args.lab_timeout:d} s)"
         elif not raw:
             problem = "no results"
-            reason = "the grader ended (%s) before writing its results" % res.describe()
+            reason = f"the grader ended ({res.describe()}) before writing its results"
         record = score.score_lab(lab.name, self.course.rubrics[lab.name],
                                  self.course.curves.get(lab.name, {}), results=results,
                                  state="graded", reason=reason)
@@ -316,7 +316,7 @@ class Batch:
         archive, a file we cannot write, a bug of ours) becomes this
         student's error row; only an infrastructure failure stops the batch."""
         start = time.monotonic()
-        scratch = os.path.join(self.out, ".work", "s%d.%s" % (self.pid, _short_hash(sub.id)))
+        scratch = os.path.join(self.out, ".work", f"s{self.pid}.{_short_hash(sub.id)}")
         try:
             return self._grade_student(sub, lab_pool, scratch, start)
         except build.InfraError:
@@ -324,9 +324,9 @@ class Batch:
         except submissions.Rejected as e:
             return self._finish_error(sub, str(e), start)
         except Exception as e:  # noqa: BLE001 - one student's failure is that student's row
-            say("%s: could not be graded: %s" % (sub.id, traceback.format_exc().strip()))
-            return self._finish_error(sub, "the batch could not grade this submission (%s: %s)"
-                                      % (type(e).__name__, str(e)[:300]), start)
+            say(f"{sub.id}: could not be graded: {traceback.format_exc().strip()}")
+            return self._finish_error(sub, "the batch could not grade this submission "
+                                      f"({type(e).__name__}: {str(e)[:300]})", start)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
@@ -337,7 +337,7 @@ class Batch:
             raise submissions.Rejected(sub.error)
         unpacked = submissions.unpack(sub, os.path.join(scratch, "unpacked"))
         taken, ignored = submissions.select(unpacked, {f for l in self.labs for f in l.files})
-        ignored = ["%s (over %d KiB: not unpacked)" % (rel, submissions.MAX_FILE_BYTES >> 10)
+        ignored = [f"{rel} (over {submissions.MAX_FILE_BYTES >> 10} KiB: not unpacked)"
                    for rel in sub.too_large] + ignored
 
         flags = []
@@ -352,7 +352,7 @@ class Batch:
         note = ""
         if ignored:
             note = "ignored (only the lab files are graded): " + ", ".join(ignored[:20]) + \
-                   (" and %d more" % (len(ignored) - 20) if len(ignored) > 20 else "")
+                   (f" and {len(ignored) - 20} more" if len(ignored) > 20 else "")
         return self.compose_student(sub, {"state": "graded", "taken": sorted(taken),
                                           "ignored": ignored[:200], "code_review": flags,
                                           "note": note}, time.monotonic() - start)
@@ -378,7 +378,7 @@ class Batch:
         write_json_atomic(os.path.join(student_out, "results.json"),
                           gradescope.results(records, seconds, facts.get("note", "")))
         write_atomic(os.path.join(student_out, "build.log"), "".join(
-            "===== %s\n%s\n" % (r.lab, read_text(os.path.join(student_out, r.lab, "build.log")))
+            f"===== {r.lab}\n{read_text(os.path.join(student_out, r.lab, 'build.log'))}\n"
             for r in records if os.path.exists(os.path.join(student_out, r.lab, "build.log"))))
         student = StudentRecord(id=sub.id, entry=sub.name, state=facts["state"],
                                 submission=sub.kind, course=self.course.fingerprint,
@@ -435,7 +435,7 @@ class Batch:
             wanted = set(self.args.only)
             subs = [s for s in subs if s.id in wanted]
             for missing in sorted(wanted - {s.id for s in subs}):
-                say("--only %s: no such submission (in this shard)" % missing)
+                say(f"--only {missing}: no such submission (in this shard)")
         if self.args.force:
             for s in subs:
                 _unlink(os.path.join(student_dir(self.out, s.id), "student.json"))
@@ -445,11 +445,11 @@ class Batch:
             os.path.join(student_dir(self.out, s.id), "student.json"), {}).get("course")
             != self.course.fingerprint]
         if stale:
-            say("%d students were graded with another version of the course (%s...); "
-                "--force regrades them" % (len(stale), " ".join(stale[:5])))
-        say("grading %d of %d submissions (%d already graded), labs %s, %d build jobs, %s"
-            % (len(todo), len(subs), len(subs) - len(todo), " ".join(l.name for l in self.labs),
-               self.jobs, "GPUs " + ",".join(self.gpus) if self.gpus else "no GPU"))
+            say(f"{len(stale)} students were graded with another version of the course "
+                f"({' '.join(stale[:5])}...); --force regrades them")
+        where = "GPUs " + ",".join(self.gpus) if self.gpus else "no GPU"
+        say(f"grading {len(todo)} of {len(subs)} submissions ({len(subs) - len(todo)} already "
+            f"graded), labs {' '.join(l.name for l in self.labs)}, {self.jobs} build jobs, {where}")
         started = time.monotonic()
         progress = Progress(len(todo))
         last_outputs = time.monotonic()
@@ -463,11 +463,11 @@ class Batch:
                 except build.InfraError as e:
                     for other in futures:
                         other.cancel()
-                    raise SystemExit("grade-submissions: stopped: %s\nNothing was recorded for "
-                                     "the labs it hit; fix the course and run again to resume."
-                                     % e)
+                    raise SystemExit(f"grade-submissions: stopped: {e}\nNothing was recorded "
+                                     "for the labs it hit; fix the course and run again to "
+                                     "resume.")
                 except Exception:  # noqa: BLE001 - even writing the error row failed
-                    say("%s: no row could be written: %s" % (sub.id, traceback.format_exc()))
+                    say(f"{sub.id}: no row could be written: {traceback.format_exc()}")
                     progress.step(sub.id, "error")
                     continue
                 total = sum(r.score for r in rec.labs.values())
@@ -477,8 +477,8 @@ class Batch:
                     last_outputs = time.monotonic()
         self.write_outputs(pictures=not self.args.no_report)
         elapsed = time.monotonic() - started
-        say("graded %d submissions in %.1f s; gradebook: %s"
-            % (len(todo), elapsed, os.path.join(self.out, "gradebook.csv")))
+        say(f"graded {len(todo)} submissions in {elapsed:.1f} s; gradebook: "
+            f"{os.path.join(self.out, 'gradebook.csv')}")
         return 0
 
     def write_outputs(self, pictures):
@@ -494,7 +494,7 @@ class Batch:
             try:
                 report.draw(self.out, read_json(os.path.join(self.out, "summary.json")))
             except Exception as e:  # noqa: BLE001 - any matplotlib failure
-                say_once("report", "report pictures not drawn: %s: %s" % (type(e).__name__, e))
+                say_once("report", f"report pictures not drawn: {type(e).__name__}: {e}")
 
 
 def _unlink(path):

@@ -58,7 +58,7 @@ def _write_rows(rows):
 
 def fmt(x):
     x = round(float(x), 2)
-    return str(int(x)) if x.is_integer() else "%.2f" % x
+    return str(int(x)) if x.is_integer() else f"{x:.2f}"
 
 
 def load_students(outs):
@@ -116,18 +116,18 @@ def status_text(rec, lab_names):
     for problem in ("time limit", "results unreadable", "no results"):
         hit = [n for n in lab_names if labs.get(n, {}).get("problem") == problem]
         if hit:
-            parts.append("%s: %s" % (problem, " ".join(hit)))
+            parts.append(f"{problem}: {' '.join(hit)}")
     ungraded = [n for n in lab_names if n not in labs]
     if ungraded and rec.get("state") == "graded":
         parts.append("not graded yet: " + " ".join(ungraded))
     no_gpu = sum(labs.get(n, {}).get("no_gpu_points", 0) for n in lab_names)
     if no_gpu:
-        parts.insert(0, "partial: no GPU (%d points not graded)" % no_gpu)
+        parts.insert(0, f"partial: no GPU ({int(no_gpu)} points not graded)")
     # Ratios the grading GPU's calibration cannot grade: out of the total.
     not_gradable = sum(labs.get(n, {}).get("not_gradable_points", 0) for n in lab_names)
     if not_gradable:
-        parts.append("%d points not graded on this GPU (%s), out of the total"
-                     % (not_gradable, calibration_text(rec, lab_names)))
+        parts.append(f"{int(not_gradable)} points not graded on this GPU "
+                     f"({calibration_text(rec, lab_names)}), out of the total")
     if rec.get("not_on_roster"):
         parts.append("not on the roster")
     return "; ".join(parts) if parts else "ok"
@@ -251,23 +251,23 @@ def shard_coverage(outs):
     batches = [read_json(os.path.join(o, "batch.json")) for o in outs]
     if any(not isinstance(b, dict) for b in batches):
         bad = outs[[not isinstance(b, dict) for b in batches].index(True)]
-        return [], "%s has no batch.json (graded by an older grade-submissions?)" % bad
+        return [], f"{bad} has no batch.json (graded by an older grade-submissions?)"
     lists = {b["submissions"] for b in batches}
     if len(lists) > 1:
         return [], "the outputs graded different submission folders (or the folder changed " \
                    "between shards)"
     counts = {b["shard"][1] for b in batches}
     if len(counts) > 1:
-        return [], "the outputs were sharded differently (%s)" % sorted(counts)
+        return [], f"the outputs were sharded differently ({sorted(counts)})"
     count = counts.pop()
     have = {b["shard"][0] for b in batches}
     graded = set(load_students(outs))
     missing = sorted(set(batches[0]["ids"]) - graded)
     absent = sorted(set(range(count)) - have)
     if absent:
-        return missing, "shard%s %s of %d missing: %d students not graded" % (
-            "s" if len(absent) > 1 else "", ", ".join("%d/%d" % (i, count) for i in absent),
-            count, len(missing))
+        shards = ", ".join(f"{i}/{count}" for i in absent)
+        return missing, (f"shard{'s' if len(absent) > 1 else ''} {shards} of {count} missing: "
+                         f"{len(missing)} students not graded")
     return missing, None
 
 
@@ -277,13 +277,13 @@ def merge(outs, dest, roster=None, accept_incomplete=False):
     missing shards' students get a row that says so, never "not submitted"."""
     infos = [read_json(labs_info_path(o)) for o in outs]
     if any(i is None for i in infos):
-        raise SystemExit("merge: %s has no labs.json (not a grade-submissions output)"
-                         % outs[[i is None for i in infos].index(True)])
+        bad = outs[[i is None for i in infos].index(True)]
+        raise SystemExit(f"merge: {bad} has no labs.json (not a grade-submissions output)")
     if any(json.dumps(i, sort_keys=True) != json.dumps(infos[0], sort_keys=True) for i in infos):
         raise SystemExit("merge: the outputs were graded with different labs or points")
     missing, problem = shard_coverage(outs)
     if problem and not accept_incomplete:
-        raise SystemExit("merge: %s; merge them all, or pass --accept-incomplete" % problem)
+        raise SystemExit(f"merge: {problem}; merge them all, or pass --accept-incomplete")
     os.makedirs(dest, exist_ok=True)
     students = load_students(outs)
     for sid in missing:

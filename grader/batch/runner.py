@@ -84,7 +84,7 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
                                     start_new_session=True, pass_fds=pass_fds,
                                     preexec_fn=_limits(memory_bytes, max_file_bytes, max_tasks))
         except OSError as e:
-            log.write(("cannot start %s: %s\n" % (argv[0], e)).encode())
+            log.write(f"cannot start {argv[0]}: {e}\n".encode())
             return Result(127, False, 0.0, 0, 0)
         counts = {"captured": 0, "dropped": 0}
 
@@ -120,8 +120,8 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
         reader.join(timeout=10)
         proc.stdout.close()
         if counts["dropped"]:
-            log.write(("\n[... %d more bytes of output dropped (cap %d bytes) ...]\n"
-                       % (counts["dropped"], cap)).encode())
+            log.write(f"\n[... {counts['dropped']} more bytes of output dropped (cap {cap} "
+                      "bytes) ...]\n".encode())
         rc = proc.returncode
         if reap and rc > 128 and rc - 128 in signal.Signals._value2member_map_:
             rc = -(rc - 128)  # the reaper's 128+N: the command died of signal N
