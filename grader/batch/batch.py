@@ -262,7 +262,7 @@ class Batch:
                 problem = "results unreadable"
                 reason = f"error: {score.UNREADABLE} ({e}); the raw file is kept as grader.json"
         if results and share_lock and not res.timed_out:
-            self.test_slots.record(lab.name, results["tests"])
+            self.test_slots.record(lab.name, results.tests)
         if res.timed_out:
             problem = "time limit"
             reason = f"the grader was stopped at the lab's time limit ({self.args.lab_timeout:d} s)"

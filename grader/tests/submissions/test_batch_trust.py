@@ -76,7 +76,7 @@ class ResultsTest(unittest.TestCase):
                             ("4", None), (1e12, None)):
             for key in ("seconds", "gpu_wait_s"):
                 raw = results({"name": "cpu_a", "status": "pass", key: value})
-                self.assertEqual(score.read_results(raw)["tests"][0][key], want, value)
+                self.assertEqual(getattr(score.read_results(raw).tests[0], key), want, value)
 
     def test_schema_is_checked(self):
         for bad in (b"", b"[]", b'{"tests": {}}', b'{"tests": [{"status": "pass"}]}',
@@ -100,14 +100,14 @@ class ResultsTest(unittest.TestCase):
             {"name": "gpu_mechanism", "status": "skip",
              "message": "skipped: no CUDA device on this machine (GPU checks need one)"}]})
         got = score.read_results(raw.encode())
-        self.assertIsNone(got["tests"][0]["skip_reason"])
+        self.assertIsNone(got.tests[0].skip_reason)
         self.assertEqual(score.score_lab("lab9", RUBRIC, {}, results=got).no_gpu_points, 0)
 
     def test_invalid_utf8_is_replaced_not_fatal(self):
         raw = results({"name": "cpu_a", "status": "fail"}).replace(b'"output": ""',
                                                                       b'"output": "caf\xe9 \xe4\xb8"')
         got = score.read_results(raw)
-        self.assertIn("\ufffd", got["tests"][0]["output"])
+        self.assertIn("\ufffd", got.tests[0].output)
 
     def test_unreadable_lab_is_said_in_the_gradebook(self):
         rec = score.score_lab("lab9", RUBRIC, {}, results=None, reason="error: x")

@@ -34,6 +34,11 @@ open(os.path.join(os.getcwd(), "written"), "w").close()  # by absolute path, as 
 """
 
 
+def ran(seconds, gpu_wait_s=None):
+    """A test as score.read_results gives it, with only its times."""
+    return score.ReportedTest("t", "pass", seconds=seconds, gpu_wait_s=gpu_wait_s)
+
+
 class RunnerTest(unittest.TestCase):
     def test_group_killed_at_limit(self):
         with tempfile.TemporaryDirectory() as d:
@@ -92,17 +97,18 @@ class CurveTest(unittest.TestCase):
         t = {"name": "s", "status": "fail",
              "metrics": {"ratio": {"value": 1.1}, "threshold": {"value": 1.2}}}
         curve = {"s": score.SpeedCurve("ratio", 1.0)}
+        t = score.ReportedTest.from_json(t)
         self.assertEqual(score.speed_partial(t, 8, curve)[0], 4.0)
-        t["metrics"]["ratio"]["value"] = 0.9
+        t.metrics["ratio"].value = 0.9
         self.assertEqual(score.speed_partial(t, 8, curve)[0], 0.0)
-        t["metrics"]["ratio"]["value"] = 1.15  # gated (by the rubric's gate): nothing
+        t.metrics["ratio"].value = 1.15  # gated (by the rubric's gate): nothing
         self.assertEqual(score.speed_partial(t, 8, curve, gated=True)[0], 0.0)
 
     def test_no_gpu_is_never_passed(self):
         rubric = {"tests": [{"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None}]}
         res = {"tests": [{"name": "g", "status": "skip", "points": 0, "skip_reason": "no_gpu",
                           "message": "skipped: no CUDA device on this machine (GPU checks need one)"}]}
-        rec = score.score_lab("lab9", rubric, {}, res)
+        rec = score.score_lab("lab9", rubric, {}, score.Results.from_json(res))
         t = rec.tests[0]
         self.assertEqual((t.status, t.score, t.no_gpu, t.output),
                          ("failed", 0.0, True, score.NO_GPU))
@@ -127,7 +133,7 @@ class CurveTest(unittest.TestCase):
         self.assertEqual(rec.calibration, {"state": "file", "file": "tesla-t4_40sm_15gib.json"})
         # A calibration that is not one of the runner's is dropped, not trusted.
         bad = raw.replace(b'"file": "tesla', b'"file": "../tesla')
-        self.assertIsNone(score.read_results(bad)["calibration"])
+        self.assertIsNone(score.read_results(bad).calibration)
         from batch import outputs
         student = {"state": "graded", "labs": {"lab9": rec.to_json()}}
         self.assertIn("3 points not graded on this GPU (calibration tesla-t4_40sm_15gib.json)",
@@ -143,7 +149,7 @@ class CurveTest(unittest.TestCase):
                 ("no_gpu", "not graded: the race runner saw no GPU", True)):
             res = {"tests": [{"name": "g", "status": "skip", "skip_reason": reason,
                               "message": message}]}
-            t = score.score_lab("lab9", rubric, {}, res).tests[0]
+            t = score.score_lab("lab9", rubric, {}, score.Results.from_json(res)).tests[0]
             self.assertEqual(t.no_gpu, no_gpu, reason)
             self.assertEqual(t.output, score.NO_GPU if no_gpu else "not graded: " + message)
 
@@ -157,10 +163,11 @@ class RecordsTest(unittest.TestCase):
         {"name": "b", "group": "cpu", "points": 2, "bonus": True, "gate": None}]}
 
     def test_a_graded_lab_keeps_its_keys_and_their_order(self):
-        res = {"tests": [{"name": "s", "status": "fail", "message": "slow",
-                          "metrics": {"ratio": {"value": 1.5}, "threshold": {"value": 2.0}}},
-                         {"name": "b", "status": "pass", "notes": ""}],
-               "device": "d", "seed": 7, "calibration": None}
+        res = score.Results.from_json({
+            "tests": [{"name": "s", "status": "fail", "message": "slow",
+                       "metrics": {"ratio": {"value": 1.5}, "threshold": {"value": 2.0}}},
+                      {"name": "b", "status": "pass", "notes": ""}],
+            "device": "d", "seed": 7, "calibration": None})
         rec = score.score_lab("lab9", self.RUBRIC, score.curve_from_rubric(self.RUBRIC), res)
         rec.problem = None
         rec.symbol_findings = []
@@ -244,7 +251,7 @@ class StudentOnOneGpuTest(unittest.TestCase):
     def test_slots_follow_the_labs_work(self):
         b = self.fake_batch(False)
         for lab, seconds in (("lab1", 10.0), ("lab2", 20.0), ("lab3", 30.0)):
-            b.test_slots.record(lab, [{"seconds": seconds / 2}, {"seconds": seconds / 2}])
+            b.test_slots.record(lab, [ran(seconds / 2), ran(seconds / 2)])
         seen = {}
 
         def run_lab(built, gpu, lock, at_once):
@@ -298,27 +305,27 @@ class TestSlotsShareTest(unittest.TestCase):
 
     def test_uniform_until_every_lab_is_measured(self):
         t = slots.TestSlots(3)
-        t.record("lab1", [{"seconds": 5.0}])
+        t.record("lab1", [ran(5.0)])
         self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 3, "lab2": 3})
-        t.record("lab2", [{"seconds": None}])  # no time: no measurement
+        t.record("lab2", [ran(None)])  # no time: no measurement
         self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 3, "lab2": 3})
         self.assertEqual(t.allot(["lab1"]), {"lab1": 3})
 
     def test_median_of_recent_runs(self):
         t = slots.TestSlots(3)
         for seconds in (10.0, 10.0, 1000.0):  # one student's hung test moves nothing
-            t.record("lab1", [{"seconds": seconds}])
-        t.record("lab2", [{"seconds": 20.0}])
+            t.record("lab1", [ran(seconds)])
+        t.record("lab2", [ran(20.0)])
         self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 2, "lab2": 4})
 
     def test_waits_for_the_gpu_are_not_work(self):
         t = slots.TestSlots(3)
-        t.record("lab1", [{"seconds": 10.0, "gpu_wait_s": None}])
+        t.record("lab1", [ran(10.0, None)])
         # 30 s of test time, 20 of them waiting to measure alone: 10 s of work
-        t.record("lab2", [{"seconds": 20.0, "gpu_wait_s": 15.0},
-                          {"seconds": 10.0, "gpu_wait_s": 5.0}])
+        t.record("lab2", [ran(20.0, 15.0),
+                          ran(10.0, 5.0)])
         self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 3, "lab2": 3})
-        t.record("lab3", [{"seconds": 1.0, "gpu_wait_s": 9.0}])  # never below nothing
+        t.record("lab3", [ran(1.0, 9.0)])  # never below nothing
         self.assertEqual(t.allot(["lab1", "lab3"]), {"lab1": 3, "lab3": 3})
 
 
