@@ -180,20 +180,19 @@ class Batch:
                               tmp_bytes=SCRATCH_BYTES)
         try:
             with self.build_slots:
-                exe, message, findings = build.build_lab(self.course.recipes[lab.name], staged,
-                                                         work, self.sandbox, readonly, build_log,
-                                                         limits)
+                result = build.build_lab(self.course.recipes[lab.name], staged, work,
+                                         self.sandbox, readonly, build_log, limits)
             log_text = read_text(build_log)
         finally:
             _unlink(build_log)
         write_atomic(os.path.join(lab_out, "build.log"), log_text)
-        if exe is None:
+        if result.exe is None:
             record = score.score_lab(lab.name, rubric, curve, state="build_failed",
-                                     reason=f"not graded: the lab did not build ({message})")
+                                     reason=f"not graded: the lab did not build ({result.message})")
             record.build_errors = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
-            record.symbol_findings = findings
+            record.symbol_findings = result.symbol_findings
             return self._finish_lab(lab_out, record, start)
-        return BuiltLab(lab, exe, work, lab_out, start, findings)
+        return BuiltLab(lab, result.exe, work, lab_out, start, result.symbol_findings)
 
     def grader_argv(self, built, results_fd, share_lock, at_once):
         """The grader's command line: the course's runner, executing the
@@ -307,7 +306,8 @@ class Batch:
         record.seconds = round(time.monotonic() - start, 1)
         write_json_atomic(os.path.join(lab_out, "results.json"),
                           gradescope.results([record], record.seconds))
-        write_json_atomic(os.path.join(lab_out, "lab.json"), record.to_json())  # last: the lab is done
+        # Last: a lab.json on disk means the lab is done.
+        write_json_atomic(os.path.join(lab_out, "lab.json"), record.to_json())
         return record
 
     # --------------------------------------------------------- a student
@@ -365,7 +365,8 @@ class Batch:
         records = []
         for lab in self.course.labs:
             try:
-                rec = LabRecord.from_json(read_json(os.path.join(student_out, lab.name, "lab.json")))
+                rec = LabRecord.from_json(read_json(os.path.join(student_out, lab.name,
+                                                                 "lab.json")))
             except ValueError:
                 continue  # none, or not a lab record: the lab is not done
             if rec.lab == lab.name:

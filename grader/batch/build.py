@@ -14,6 +14,8 @@ import collections
 import os
 import shlex
 import subprocess
+from dataclasses import dataclass
+from typing import List, Optional
 
 from . import runner, symbols
 
@@ -123,10 +125,17 @@ def symbol_findings(objects, recipe):
         return [f"the symbol check could not run: {e}"]
 
 
-def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
+@dataclass
+class BuildResult:
+    """What building one lab of a submission gave."""
+    exe: Optional[str]        # the grader's test program, None when the build failed
+    message: str              # "built", or which step failed and how
+    symbol_findings: List[str]  # symbols.describe() lines of what its objects define
+
+
+def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits) -> BuildResult:
     """staged: relative whitelisted path -> the student's file (inside
-    workdir); limits: a Limits. Returns (executable or None, message,
-    symbol findings); raises InfraError."""
+    workdir); limits: a Limits. Raises InfraError."""
     objects = []
     os.makedirs(os.path.join(workdir, "obj"), exist_ok=True)
     for i, step in enumerate(recipe["compiles"]):
@@ -148,7 +157,7 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
                         COMPILE_LIMIT_S, limits)
         if res.rc != 0 or res.timed_out:
             _check_infra(args, step["directory"], f"compiling {step['relative']}")
-            return None, f"{step['relative']} did not compile ({res.describe()})", []
+            return BuildResult(None, f"{step['relative']} did not compile ({res.describe()})", [])
         objects.append(obj)
     findings = symbol_findings(objects, recipe)
 
@@ -159,14 +168,16 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
                     log_path, LINK_LIMIT_S, limits)
     if res.rc != 0:
         _check_infra([recipe["ar"]], workdir, "archiving the lab's library")
-        return None, f"archiving the lab's library failed ({res.describe()})", findings
+        return BuildResult(None, f"archiving the lab's library failed ({res.describe()})",
+                           findings)
 
     # The grader's test program; its runner is the course's (course.py).
     exe = os.path.join(workdir, "tests")
     res = _link(recipe["links"], exe, library, recipe, workdir, sandbox, readonly, log_path,
                 "the grader's test program", limits)
     if res.rc != 0 or res.timed_out:
-        return None, f"the grader did not link with this code ({res.describe()})", findings
+        return BuildResult(None, f"the grader did not link with this code ({res.describe()})",
+                           findings)
     _write_student_symbols(library, exe + ".symbols")
     race = recipe.get("race_runner")
     if race:
@@ -175,7 +186,7 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
         # its race check fails, saying the runner is missing.
         _link(race["links"], os.path.join(workdir, race["name"]), library, recipe, workdir,
               sandbox, readonly, log_path, f"the race runner {race['name']}", limits)
-    return exe, "built", findings
+    return BuildResult(exe, "built", findings)
 
 
 def _write_student_symbols(library, out):

@@ -49,8 +49,8 @@ def lab_output(record: LabRecord):
         lines.append(f"{int(record.no_gpu_points)} points of GPU tests were not graded: no GPU on "
                      "the grading machine")
     if record.not_gradable_points:
-        lines.append(f"{int(record.not_gradable_points)} points of speed tests were not graded: the "
-                     "grading GPU cannot tell the reference from the baseline there (its "
+        lines.append(f"{int(record.not_gradable_points)} points of speed tests were not graded: "
+                     "the grading GPU cannot tell the reference from the baseline there (its "
                      "calibration file says so); they are not counted in the lab's points")
     return "\n".join(lines)
 
