@@ -264,7 +264,9 @@ class Batch:
             self.test_slots.record(lab.name, results.tests)
         if res.timed_out:
             problem = "time limit"
-            reason = f"the grader was stopped at the lab's time limit ({self.args.lab_timeout:d} s)"
+            # int(): what %d wrote, should the limit ever come as a float
+            reason = (f"the grader was stopped at the lab's time limit "
+                      f"({int(self.args.lab_timeout)} s)")
         elif not raw:
             problem = "no results"
             reason = f"the grader ended ({res.describe()}) before writing its results"
