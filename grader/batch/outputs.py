@@ -21,6 +21,7 @@ import os
 import statistics
 import urllib.parse
 
+from .records import BatchRecord
 from .util import read_json, write_atomic, write_json_atomic
 
 
@@ -252,17 +253,18 @@ def shard_coverage(outs):
     if any(not isinstance(b, dict) for b in batches):
         bad = outs[[not isinstance(b, dict) for b in batches].index(True)]
         return [], f"{bad} has no batch.json (graded by an older grade-submissions?)"
-    lists = {b["submissions"] for b in batches}
+    batches = [BatchRecord.from_json(b) for b in batches]
+    lists = {b.submissions for b in batches}
     if len(lists) > 1:
         return [], "the outputs graded different submission folders (or the folder changed " \
                    "between shards)"
-    counts = {b["shard"][1] for b in batches}
+    counts = {b.shard[1] for b in batches}
     if len(counts) > 1:
         return [], f"the outputs were sharded differently ({sorted(counts)})"
     count = counts.pop()
-    have = {b["shard"][0] for b in batches}
+    have = {b.shard[0] for b in batches}
     graded = set(load_students(outs))
-    missing = sorted(set(batches[0]["ids"]) - graded)
+    missing = sorted(set(batches[0].ids) - graded)
     absent = sorted(set(range(count)) - have)
     if absent:
         shards = ", ".join(f"{i}/{count}" for i in absent)

@@ -203,6 +203,21 @@ class RecordsTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             records.LabRecord.from_json(None)
 
+    def test_student_json_of_a_graded_student_and_of_an_error_row(self):
+        lab = score.score_lab("lab9", self.RUBRIC, {}, state="not_submitted", reason="x")
+        graded = records.StudentRecord(id="s", entry="s.zip", state="graded", submission="zip",
+                                       course="f", sandbox=True, taken=[], ignored=[],
+                                       labs={"lab9": lab}, seconds=1.0)
+        self.assertEqual(list(graded.to_json()), [
+            "id", "entry", "state", "submission", "course", "sandbox", "taken", "ignored",
+            "labs", "review", "seconds"])
+        error = records.StudentRecord(id="s", entry="s.rar", state="error", error="why",
+                                      submission=None, course="f", labs={"lab9": lab})
+        self.assertEqual(list(error.to_json()), [
+            "id", "entry", "state", "error", "submission", "course", "labs", "review"])
+        batch_json = {"shard": [0, 2], "submissions": "h", "ids": ["a"], "labs": ["lab9"]}
+        self.assertEqual(records.BatchRecord.from_json(batch_json).to_json(), batch_json)
+
 
 class GradedTestsTest(unittest.TestCase):
     def test_only_tests_worth_points(self):
