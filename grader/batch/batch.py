@@ -487,10 +487,7 @@ class Batch:
     def write_outputs(self, pictures):
         roster = outputs.read_roster(self.args.roster) if self.args.roster else None
         students = outputs.load_students([self.out])
-        # The class outputs work on the files' JSON (outputs.py: shards of
-        # other runs are merged the same way), so the labs go in as labs.json holds them.
-        outputs.write_class_outputs(self.out, students, [i.to_json() for i in self.labs_info],
-                                    roster)
+        outputs.write_class_outputs(self.out, students, self.labs_info, roster)
         if pictures:
             # The pictures are extras: a plotting failure must not cost the
             # run (the gradebook and results are already written).

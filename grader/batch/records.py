@@ -181,12 +181,15 @@ class StudentRecord:
 
     A graded student has sandbox, taken, ignored and seconds; an error row
     has error instead. The fields of only one kind are None in the other
-    and left out of the file, as before."""
+    and left out of the file, as before. The class outputs also make rows
+    that are never written (outputs.py): a student of the roster with no
+    submission (state not_submitted), one of a shard not merged
+    (missing_shard), and not_on_roster marks a submission the roster lacks."""
     id: str
-    entry: str
-    state: str                        # graded or error
-    submission: Optional[str]         # its kind: folder, zip, tar.gz, ...
-    course: str                       # the fingerprint of the course that graded it
+    state: str                        # graded, error; not_submitted, missing_shard
+    entry: Optional[str] = None       # the entry's name as printable text
+    submission: Optional[str] = None  # its kind: folder, zip, tar.gz, ...
+    course: Optional[str] = None      # the fingerprint of the course that graded it
     labs: Dict[str, LabRecord] = field(default_factory=dict)
     review: List[ReviewFlag] = field(default_factory=list)
     error: Optional[str] = None
@@ -194,6 +197,7 @@ class StudentRecord:
     taken: Optional[List[str]] = None
     ignored: Optional[List[str]] = None
     seconds: Optional[float] = None
+    not_on_roster: bool = False       # in memory only
 
     def to_json(self) -> Json:
         out = {"id": self.id, "entry": self.entry, "state": self.state}
@@ -210,6 +214,26 @@ class StudentRecord:
             out["seconds"] = self.seconds
         return out
 
+    @classmethod
+    def from_json(cls, data: Json) -> "StudentRecord":
+        """A record from student.json, of this version or an older one;
+        raises ValueError for something that is no student record. A lab
+        or flag that is not one is left out."""
+        if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+            raise ValueError("not a student record")
+        labs = {}
+        for name, rec in (data.get("labs") or {}).items():
+            try:
+                labs[name] = LabRecord.from_json(rec)
+            except ValueError:
+                continue
+        return cls(id=data["id"], state=data.get("state", "graded"), entry=data.get("entry"),
+                   submission=data.get("submission"), course=data.get("course"), labs=labs,
+                   review=[ReviewFlag.from_json(f) for f in data.get("review") or []
+                           if isinstance(f, dict)],
+                   error=data.get("error"), sandbox=data.get("sandbox"), taken=data.get("taken"),
+                   ignored=data.get("ignored"), seconds=data.get("seconds"))
+
 
 @dataclass
 class LabInfo:
@@ -222,6 +246,11 @@ class LabInfo:
     def to_json(self) -> Json:
         return {"name": self.name, "title": self.title, "possible": self.possible,
                 "bonus_possible": self.bonus_possible}
+
+    @classmethod
+    def from_json(cls, data: Json) -> "LabInfo":
+        return cls(data["name"], data.get("title", data["name"]), data.get("possible", 0),
+                   data.get("bonus_possible", 0))
 
 
 @dataclass

@@ -17,7 +17,7 @@ import unittest
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, outputs, runner, sandbox, score  # noqa: E402
+from batch import batch, outputs, records, runner, sandbox, score  # noqa: E402
 from batch.util import write_json_atomic  # noqa: E402
 
 RUBRIC = {"title": "Lab 9", "tests": [
@@ -112,10 +112,9 @@ class ResultsTest(unittest.TestCase):
     def test_unreadable_lab_is_said_in_the_gradebook(self):
         rec = score.score_lab("lab9", RUBRIC, {}, results=None, reason="error: x")
         rec.problem = "results unreadable"
-        student = {"state": "graded", "labs": {"lab9": rec.to_json()}}
+        student = records.StudentRecord(id="s", state="graded", labs={"lab9": rec})
         self.assertIn("results unreadable: lab9", outputs.status_text(student, ["lab9"]))
         rec.problem = "time limit"
-        student = {"state": "graded", "labs": {"lab9": rec.to_json()}}
         self.assertIn("time limit: lab9", outputs.status_text(student, ["lab9"]))
 
 
@@ -189,12 +188,11 @@ class CsvTest(unittest.TestCase):
 
     def test_no_cell_starts_a_formula_and_ids_come_back_exact(self):
         with tempfile.TemporaryDirectory() as out:
-            students = {sid: {"id": sid, "state": "graded", "labs": {},
-                              "review": [{"file": "f.cu", "line": 1, "flag": "x",
-                                          "excerpt": "=cmd|' /C calc'!A0"}]}
-                        for sid in self.IDS}
-            outputs.write_class_outputs(out, students, [{"name": "lab1", "possible": 5,
-                                                         "bonus_possible": 0}])
+            students = {sid: records.StudentRecord(
+                id=sid, state="graded",
+                review=[records.ReviewFlag("f.cu", 1, "x", "=cmd|' /C calc'!A0")])
+                for sid in self.IDS}
+            outputs.write_class_outputs(out, students, [records.LabInfo("lab1", "Lab 1", 5, 0)])
             for name in ("gradebook.csv", "review.csv"):
                 with open(os.path.join(out, name), newline="", encoding="utf-8") as f:
                     for row in csv.reader(f):

@@ -135,7 +135,7 @@ class CurveTest(unittest.TestCase):
         bad = raw.replace(b'"file": "tesla', b'"file": "../tesla')
         self.assertIsNone(score.read_results(bad).calibration)
         from batch import outputs
-        student = {"state": "graded", "labs": {"lab9": rec.to_json()}}
+        student = records.StudentRecord(id="s", state="graded", labs={"lab9": rec})
         self.assertIn("3 points not graded on this GPU (calibration tesla-t4_40sm_15gib.json)",
                       outputs.status_text(student, ["lab9"]))
 
