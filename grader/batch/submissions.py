@@ -17,6 +17,8 @@ import os
 import stat
 import tarfile
 import zipfile
+from dataclasses import dataclass, field
+from typing import List, Optional, Union
 
 MAX_FILE_BYTES = 1 << 20          # a lab's .cu file is a few KiB; bigger files are skipped
 MAX_ARCHIVE_BYTES = 200 << 20     # what we agree to write at all, for one submission
@@ -43,18 +45,22 @@ ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.
                       errno.EMFILE, errno.ENFILE}
 
 
+@dataclass(eq=False, repr=False)  # eq=False: two entries are never one, even if alike
 class Submission:
     """One entry of the folder. `id` is always safe to name a folder by;
-    `name` is the entry's name as printable text; `path` opens it (bytes
-    where the name is not UTF-8); `kind` is None for an entry that cannot
-    be graded, and then `error` says why."""
-    def __init__(self, sid, path, kind, name=None, error=None):
-        self.id = sid
-        self.path = path
-        self.kind = kind          # "folder", "zip", "tar", "tar.gz", "tar.bz2", "tar.xz" or None
-        self.name = name if name is not None else _printable(os.fsencode(os.path.basename(path)))
-        self.error = error        # for the gradebook: why this entry is not graded
-        self.too_large = []       # files unpack() skipped for their size (relative paths)
+    `name` is the entry's name as printable text (from `path` when not
+    given); `path` opens it (bytes where the name is not UTF-8); `kind` is
+    None for an entry that cannot be graded, and then `error` says why."""
+    id: str
+    path: Union[str, bytes]
+    kind: Optional[str]       # "folder", "zip", "tar", "tar.gz", "tar.bz2", "tar.xz" or None
+    name: Optional[str] = None
+    error: Optional[str] = None  # for the gradebook: why this entry is not graded
+    too_large: List[str] = field(default_factory=list)  # files unpack() skipped for their size
+
+    def __post_init__(self):
+        if self.name is None:
+            self.name = _printable(os.fsencode(os.path.basename(self.path)))
 
     def __repr__(self):
         return f"Submission({self.id}, {self.kind})"
