@@ -35,10 +35,14 @@ import tempfile
 import threading
 import time
 import traceback
+from dataclasses import dataclass
+from typing import List
 
 from . import build, course as course_mod, gradescope, outputs, report, review, runner
 from . import sandbox as sandbox_mod, score, slots, submissions, tasks
+from .labs import Lab
 from .progress import Progress
+from .records import BatchRecord, LabInfo, LabRecord, ReviewFlag, RunInfo, StudentRecord
 from .outputs import student_dir
 from .util import read_json, read_text, say, say_once, write_atomic, write_json_atomic
 
@@ -48,11 +52,15 @@ COMPILE_MEMORY_BYTES = 8 << 30   # a recursive-include compile reached 9.3 GB in
 SCRATCH_BYTES = 1 << 30          # a sandboxed command's /tmp (sandbox.wrap: where bwrap can cap it)
 
 
+@dataclass
 class BuiltLab:
     """A lab whose grader built and waits for its run."""
-    def __init__(self, lab, exe, work, lab_out, start, symbol_findings):
-        self.lab, self.exe, self.work, self.lab_out, self.start = lab, exe, work, lab_out, start
-        self.symbol_findings = symbol_findings
+    lab: Lab
+    exe: str                  # the test program linked with the student's code
+    work: str                 # its scratch folder
+    lab_out: str              # OUT/students/<id>/labN
+    start: float              # time.monotonic() when its build began
+    symbol_findings: List[str]
 
 
 def chown_tree(top, uid):
@@ -96,17 +104,18 @@ class Batch:
         try:
             fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise SystemExit("grade-submissions: another batch is writing %s" % self.out)
+            raise SystemExit(f"grade-submissions: another batch is writing {self.out}")
         arch = self.args.cuda_arch or course_mod.detect_arch() or "80"
         self.course = course_mod.prepare(self.args.course or REPO, self.args.course_cache or os.path.join(self.out, ".course"),
                                          arch, self.jobs)
         self.labs = [l for l in self.course.labs
                      if not self.args.labs or l.number in self.args.labs]
-        self.labs_info = [{"name": l.name, "title": self.course.rubrics[l.name]["title"],
-                           "possible": score.possible_points(self.course.rubrics[l.name]),
-                           "bonus_possible": sum(t["points"] for t in score.graded_tests(
-                               self.course.rubrics[l.name]) if t["bonus"])} for l in self.labs]
-        write_json_atomic(outputs.labs_info_path(self.out), self.labs_info)
+        self.labs_info = [LabInfo(name=l.name, title=self.course.rubrics[l.name]["title"],
+                                  possible=score.possible_points(self.course.rubrics[l.name]),
+                                  bonus_possible=sum(t["points"] for t in score.graded_tests(
+                                      self.course.rubrics[l.name]) if t["bonus"]))
+                          for l in self.labs]
+        write_json_atomic(outputs.labs_info_path(self.out), [i.to_json() for i in self.labs_info])
         self.sandbox = sandbox_mod.probe(not self.args.no_sandbox)
         if self.gpus:
             sandbox_mod.check_gpu_as_run_as(self.sandbox, self.gpus[0])
@@ -115,8 +124,8 @@ class Batch:
             say_once("nproc", "graders run as root: no limit on the processes they start "
                               "(a fork bomb is stopped only by the time limit)")
         if not self.gpus:
-            say_once("gpu", "no GPU visible: GPU tests are recorded as \"%s\" (0 points, never "
-                            "passed) and grading_status says \"partial: no GPU\"" % score.NO_GPU)
+            say_once("gpu", f"no GPU visible: GPU tests are recorded as \"{score.NO_GPU}\" (0 "
+                            "points, never passed) and grading_status says \"partial: no GPU\"")
         # The symbol check's nm of the course's libraries, while the first
         # submissions unpack and compile: once per batch, not per student.
         threading.Thread(target=build.warm_symbol_cache,
@@ -139,7 +148,10 @@ class Batch:
         lab_out = os.path.join(student_dir(self.out, sub.id), lab.name)
         done = os.path.join(lab_out, "lab.json")
         if not self.args.force and os.path.exists(done):
-            return read_json(done)
+            try:
+                return LabRecord.from_json(read_json(done))
+            except ValueError:
+                return None  # damaged: compose_student leaves it out, as it always did
         start = time.monotonic()
         rubric = self.course.rubrics[lab.name]
         curve = self.course.curves.get(lab.name, {})
@@ -162,26 +174,25 @@ class Batch:
             chown_tree(work, self.sandbox.run_as)  # compiles run as the graders' user
         # Logs are written in the batch's private folder, which the sandbox
         # never shows, and copied into OUT when complete.
-        build_log = os.path.join(self.private, "%s.%s.build.log" % (_short_hash(sub.id), lab.name))
+        build_log = os.path.join(self.private, f"{_short_hash(sub.id)}.{lab.name}.build.log")
         readonly = [self.course.cache]
         limits = build.Limits(memory_bytes=COMPILE_MEMORY_BYTES, max_file_bytes=256 << 20,
                               tmp_bytes=SCRATCH_BYTES)
         try:
             with self.build_slots:
-                exe, message, findings = build.build_lab(self.course.recipes[lab.name], staged,
-                                                         work, self.sandbox, readonly, build_log,
-                                                         limits)
+                result = build.build_lab(self.course.recipes[lab.name], staged, work,
+                                         self.sandbox, readonly, build_log, limits)
             log_text = read_text(build_log)
         finally:
             _unlink(build_log)
         write_atomic(os.path.join(lab_out, "build.log"), log_text)
-        if exe is None:
+        if result.exe is None:
             record = score.score_lab(lab.name, rubric, curve, state="build_failed",
-                                     reason="not graded: the lab did not build (%s)" % message)
-            record["build_errors"] = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
-            record["symbol_findings"] = findings
+                                     reason=f"not graded: the lab did not build ({result.message})")
+            record.build_errors = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
+            record.symbol_findings = result.symbol_findings
             return self._finish_lab(lab_out, record, start)
-        return BuiltLab(lab, exe, work, lab_out, start, findings)
+        return BuiltLab(lab, result.exe, work, lab_out, start, result.symbol_findings)
 
     def grader_argv(self, built, results_fd, share_lock, at_once):
         """The grader's command line: the course's runner, executing the
@@ -222,8 +233,8 @@ class Batch:
             if share_lock:
                 env["GRADER_GPU_SHARE"] = share_lock
                 readonly.append(share_lock)
-        run_log = os.path.join(self.private, "%s.%s.run.log"
-                               % (os.path.basename(os.path.dirname(work)), lab.name))
+        run_log = os.path.join(self.private,
+                               f"{os.path.basename(os.path.dirname(work))}.{lab.name}.run.log")
         with tempfile.TemporaryFile(dir=self.private) as channel:
             fd = channel.fileno()
             argv = self.grader_argv(built, fd, share_lock, at_once)
@@ -248,23 +259,25 @@ class Batch:
                 results = score.read_results(raw)
             except score.Unreadable as e:
                 problem = "results unreadable"
-                reason = "error: %s (%s); the raw file is kept as grader.json" % (score.UNREADABLE, e)
+                reason = f"error: {score.UNREADABLE} ({e}); the raw file is kept as grader.json"
         if results and share_lock and not res.timed_out:
-            self.test_slots.record(lab.name, results["tests"])
+            self.test_slots.record(lab.name, results.tests)
         if res.timed_out:
             problem = "time limit"
-            reason = "the grader was stopped at the lab's time limit (%d s)" % self.args.lab_timeout
+            # int(): what %d wrote, should the limit ever come as a float
+            reason = (f"the grader was stopped at the lab's time limit "
+                      f"({int(self.args.lab_timeout)} s)")
         elif not raw:
             problem = "no results"
-            reason = "the grader ended (%s) before writing its results" % res.describe()
+            reason = f"the grader ended ({res.describe()}) before writing its results"
         record = score.score_lab(lab.name, self.course.rubrics[lab.name],
                                  self.course.curves.get(lab.name, {}), results=results,
                                  state="graded", reason=reason)
-        record["problem"] = problem
-        record["symbol_findings"] = built.symbol_findings
-        record["run"] = {"status": res.describe(), "seconds": round(res.seconds, 1),
-                         "output_dropped_bytes": res.dropped,
-                         "sandbox": self.sandbox.enabled, "gpu_shared": "GRADER_GPU_SHARE" in env}
+        record.problem = problem
+        record.symbol_findings = built.symbol_findings
+        record.run = RunInfo(status=res.describe(), seconds=round(res.seconds, 1),
+                             output_dropped_bytes=res.dropped, sandbox=self.sandbox.enabled,
+                             gpu_shared="GRADER_GPU_SHARE" in env)
         return self._finish_lab(lab_out, record, built.start)
 
     def run_labs(self, built, scratch):
@@ -291,11 +304,12 @@ class Batch:
         finally:
             self.run_slots.put(gpu)
 
-    def _finish_lab(self, lab_out, record, start):
-        record["seconds"] = round(time.monotonic() - start, 1)
+    def _finish_lab(self, lab_out, record: LabRecord, start) -> LabRecord:
+        record.seconds = round(time.monotonic() - start, 1)
         write_json_atomic(os.path.join(lab_out, "results.json"),
-                          gradescope.results([record], record["seconds"]))
-        write_json_atomic(os.path.join(lab_out, "lab.json"), record)  # last: the lab is done
+                          gradescope.results([record], record.seconds))
+        # Last: a lab.json on disk means the lab is done.
+        write_json_atomic(os.path.join(lab_out, "lab.json"), record.to_json())
         return record
 
     # --------------------------------------------------------- a student
@@ -304,7 +318,7 @@ class Batch:
         archive, a file we cannot write, a bug of ours) becomes this
         student's error row; only an infrastructure failure stops the batch."""
         start = time.monotonic()
-        scratch = os.path.join(self.out, ".work", "s%d.%s" % (self.pid, _short_hash(sub.id)))
+        scratch = os.path.join(self.out, ".work", f"s{self.pid}.{_short_hash(sub.id)}")
         try:
             return self._grade_student(sub, lab_pool, scratch, start)
         except build.InfraError:
@@ -312,9 +326,9 @@ class Batch:
         except submissions.Rejected as e:
             return self._finish_error(sub, str(e), start)
         except Exception as e:  # noqa: BLE001 - one student's failure is that student's row
-            say("%s: could not be graded: %s" % (sub.id, traceback.format_exc().strip()))
-            return self._finish_error(sub, "the batch could not grade this submission (%s: %s)"
-                                      % (type(e).__name__, str(e)[:300]), start)
+            say(f"{sub.id}: could not be graded: {traceback.format_exc().strip()}")
+            return self._finish_error(sub, "the batch could not grade this submission "
+                                      f"({type(e).__name__}: {str(e)[:300]})", start)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
@@ -325,7 +339,7 @@ class Batch:
             raise submissions.Rejected(sub.error)
         unpacked = submissions.unpack(sub, os.path.join(scratch, "unpacked"))
         taken, ignored = submissions.select(unpacked, {f for l in self.labs for f in l.files})
-        ignored = ["%s (over %d KiB: not unpacked)" % (rel, submissions.MAX_FILE_BYTES >> 10)
+        ignored = [f"{rel} (over {submissions.MAX_FILE_BYTES >> 10} KiB: not unpacked)"
                    for rel in sub.too_large] + ignored
 
         flags = []
@@ -340,41 +354,45 @@ class Batch:
         note = ""
         if ignored:
             note = "ignored (only the lab files are graded): " + ", ".join(ignored[:20]) + \
-                   (" and %d more" % (len(ignored) - 20) if len(ignored) > 20 else "")
+                   (f" and {len(ignored) - 20} more" if len(ignored) > 20 else "")
         return self.compose_student(sub, {"state": "graded", "taken": sorted(taken),
                                           "ignored": ignored[:200], "code_review": flags,
                                           "note": note}, time.monotonic() - start)
 
-    def compose_student(self, sub, facts, seconds):
+    def compose_student(self, sub, facts, seconds) -> StudentRecord:
         """student.json (and the student's results.json and build.log) from
         every lab.json on disk: labs graded in earlier runs (--labs, --only,
         --force) are kept, never replaced by this run's subset."""
         student_out = student_dir(self.out, sub.id)
         records = []
         for lab in self.course.labs:
-            rec = read_json(os.path.join(student_out, lab.name, "lab.json"))
-            if isinstance(rec, dict) and rec.get("lab") == lab.name:
+            try:
+                rec = LabRecord.from_json(read_json(os.path.join(student_out, lab.name,
+                                                                 "lab.json")))
+            except ValueError:
+                continue  # none, or not a lab record: the lab is not done
+            if rec.lab == lab.name:
                 records.append(rec)
         flags = list(facts.get("code_review", []))
         for rec in records:
-            flags += review.speed_flags(rec, self.course.curves.get(rec["lab"], {}))
-            flags += [{"file": rec["lab"], "line": 0, "flag": build.SYMBOL_FLAG, "excerpt": f}
-                      for f in rec.get("symbol_findings", [])]
+            flags += review.speed_flags(rec, self.course.curves.get(rec.lab, {}))
+            flags += [ReviewFlag(rec.lab, 0, build.SYMBOL_FLAG, f)
+                      for f in rec.symbol_findings or []]
         write_json_atomic(os.path.join(student_out, "results.json"),
                           gradescope.results(records, seconds, facts.get("note", "")))
         write_atomic(os.path.join(student_out, "build.log"), "".join(
-            "===== %s\n%s\n" % (r["lab"], read_text(os.path.join(student_out, r["lab"], "build.log")))
-            for r in records if os.path.exists(os.path.join(student_out, r["lab"], "build.log"))))
-        student = {"id": sub.id, "entry": sub.name, "state": facts["state"],
-                   "submission": sub.kind, "course": self.course.fingerprint,
-                   "sandbox": self.sandbox.enabled, "taken": facts.get("taken", []),
-                   "ignored": facts.get("ignored", []),
-                   "labs": {r["lab"]: r for r in records}, "review": flags,
-                   "seconds": round(seconds, 1)}
-        write_json_atomic(os.path.join(student_out, "student.json"), student)  # last
+            f"===== {r.lab}\n{read_text(os.path.join(student_out, r.lab, 'build.log'))}\n"
+            for r in records if os.path.exists(os.path.join(student_out, r.lab, "build.log"))))
+        student = StudentRecord(id=sub.id, entry=sub.name, state=facts["state"],
+                                submission=sub.kind, course=self.course.fingerprint,
+                                sandbox=self.sandbox.enabled, taken=facts.get("taken", []),
+                                ignored=facts.get("ignored", []),
+                                labs={r.lab: r for r in records}, review=flags,
+                                seconds=round(seconds, 1))
+        write_json_atomic(os.path.join(student_out, "student.json"), student.to_json())  # last
         return student
 
-    def _finish_error(self, sub, error, start):
+    def _finish_error(self, sub, error, start) -> StudentRecord:
         student_out = student_dir(self.out, sub.id)
         os.makedirs(student_out, exist_ok=True)
         records = [score.score_lab(l.name, self.course.rubrics[l.name], {}, state="error",
@@ -382,10 +400,10 @@ class Batch:
         write_json_atomic(os.path.join(student_out, "results.json"),
                           gradescope.results(records, time.monotonic() - start,
                                              "The submission could not be graded: " + error))
-        student = {"id": sub.id, "entry": sub.name, "state": "error", "error": error,
-                   "submission": sub.kind, "course": self.course.fingerprint,
-                   "labs": {r["lab"]: r for r in records}, "review": []}
-        write_json_atomic(os.path.join(student_out, "student.json"), student)
+        student = StudentRecord(id=sub.id, entry=sub.name, state="error", error=error,
+                                submission=sub.kind, course=self.course.fingerprint,
+                                labs={r.lab: r for r in records}, review=[])
+        write_json_atomic(os.path.join(student_out, "student.json"), student.to_json())
         return student
 
     # -------------------------------------------------------- the batch
@@ -403,9 +421,9 @@ class Batch:
         """OUT/batch.json: which shard of which submission list this OUT
         holds, so that merge can tell a complete set of shards."""
         index, count = self.args.shard or (0, 1)
-        write_json_atomic(os.path.join(self.out, "batch.json"), {
-            "shard": [index, count], "submissions": _list_hash(every_id), "ids": every_id,
-            "labs": [l.name for l in self.labs]})
+        record = BatchRecord(shard=(index, count), submissions=_list_hash(every_id), ids=every_id,
+                             labs=[l.name for l in self.labs])
+        write_json_atomic(os.path.join(self.out, "batch.json"), record.to_json())
 
     def run(self):
         self.prepare()
@@ -420,7 +438,7 @@ class Batch:
             wanted = set(self.args.only)
             subs = [s for s in subs if s.id in wanted]
             for missing in sorted(wanted - {s.id for s in subs}):
-                say("--only %s: no such submission (in this shard)" % missing)
+                say(f"--only {missing}: no such submission (in this shard)")
         if self.args.force:
             for s in subs:
                 _unlink(os.path.join(student_dir(self.out, s.id), "student.json"))
@@ -430,11 +448,11 @@ class Batch:
             os.path.join(student_dir(self.out, s.id), "student.json"), {}).get("course")
             != self.course.fingerprint]
         if stale:
-            say("%d students were graded with another version of the course (%s...); "
-                "--force regrades them" % (len(stale), " ".join(stale[:5])))
-        say("grading %d of %d submissions (%d already graded), labs %s, %d build jobs, %s"
-            % (len(todo), len(subs), len(subs) - len(todo), " ".join(l.name for l in self.labs),
-               self.jobs, "GPUs " + ",".join(self.gpus) if self.gpus else "no GPU"))
+            say(f"{len(stale)} students were graded with another version of the course "
+                f"({' '.join(stale[:5])}...); --force regrades them")
+        where = "GPUs " + ",".join(self.gpus) if self.gpus else "no GPU"
+        say(f"grading {len(todo)} of {len(subs)} submissions ({len(subs) - len(todo)} already "
+            f"graded), labs {' '.join(l.name for l in self.labs)}, {self.jobs} build jobs, {where}")
         started = time.monotonic()
         progress = Progress(len(todo))
         last_outputs = time.monotonic()
@@ -448,22 +466,22 @@ class Batch:
                 except build.InfraError as e:
                     for other in futures:
                         other.cancel()
-                    raise SystemExit("grade-submissions: stopped: %s\nNothing was recorded for "
-                                     "the labs it hit; fix the course and run again to resume."
-                                     % e)
+                    raise SystemExit(f"grade-submissions: stopped: {e}\nNothing was recorded "
+                                     "for the labs it hit; fix the course and run again to "
+                                     "resume.")
                 except Exception:  # noqa: BLE001 - even writing the error row failed
-                    say("%s: no row could be written: %s" % (sub.id, traceback.format_exc()))
+                    say(f"{sub.id}: no row could be written: {traceback.format_exc()}")
                     progress.step(sub.id, "error")
                     continue
-                total = sum(r["score"] for r in rec["labs"].values())
-                progress.step(sub.id, "error" if rec["state"] == "error" else outputs.fmt(total))
+                total = sum(r.score for r in rec.labs.values())
+                progress.step(sub.id, "error" if rec.state == "error" else outputs.fmt(total))
                 if time.monotonic() - last_outputs > 30:
                     self.write_outputs(pictures=False)
                     last_outputs = time.monotonic()
         self.write_outputs(pictures=not self.args.no_report)
         elapsed = time.monotonic() - started
-        say("graded %d submissions in %.1f s; gradebook: %s"
-            % (len(todo), elapsed, os.path.join(self.out, "gradebook.csv")))
+        say(f"graded {len(todo)} submissions in {elapsed:.1f} s; gradebook: "
+            f"{os.path.join(self.out, 'gradebook.csv')}")
         return 0
 
     def write_outputs(self, pictures):
@@ -476,7 +494,7 @@ class Batch:
             try:
                 report.draw(self.out, read_json(os.path.join(self.out, "summary.json")))
             except Exception as e:  # noqa: BLE001 - any matplotlib failure
-                say_once("report", "report pictures not drawn: %s: %s" % (type(e).__name__, e))
+                say_once("report", f"report pictures not drawn: {type(e).__name__}: {e}")
 
 
 def _unlink(path):

@@ -14,6 +14,8 @@ import collections
 import os
 import shlex
 import subprocess
+from dataclasses import dataclass
+from typing import List, Optional
 
 from . import runner, symbols
 
@@ -51,8 +53,8 @@ def _check_infra(args, cwd, what, own_files=()):
     is gone (the shared build changed or vanished under the batch)."""
     missing = [p for p in _course_inputs(args, cwd) if p not in own_files and not os.path.exists(p)]
     if missing:
-        raise InfraError("%s: the course's %s is missing (was the course cache rebuilt or "
-                         "removed under this batch?)" % (what, missing[0]))
+        raise InfraError(f"{what}: the course's {missing[0]} is missing (was the course cache "
+                         "rebuilt or removed under this batch?)")
 
 
 def _run_step(sandbox, args, workdir, readonly, cwd, log_path, timeout, limits):
@@ -120,17 +122,24 @@ def symbol_findings(objects, recipe):
     try:
         return [symbols.describe(f) for f in symbols.collisions(objects, _other_link_inputs(recipe))]
     except (OSError, RuntimeError, ValueError) as e:
-        return ["the symbol check could not run: %s" % e]
+        return [f"the symbol check could not run: {e}"]
 
 
-def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
+@dataclass
+class BuildResult:
+    """What building one lab of a submission gave."""
+    exe: Optional[str]        # the grader's test program, None when the build failed
+    message: str              # "built", or which step failed and how
+    symbol_findings: List[str]  # symbols.describe() lines of what its objects define
+
+
+def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits) -> BuildResult:
     """staged: relative whitelisted path -> the student's file (inside
-    workdir); limits: a Limits. Returns (executable or None, message,
-    symbol findings); raises InfraError."""
+    workdir); limits: a Limits. Raises InfraError."""
     objects = []
     os.makedirs(os.path.join(workdir, "obj"), exist_ok=True)
     for i, step in enumerate(recipe["compiles"]):
-        obj = os.path.join(workdir, "obj", "%d_%s.o" % (i, os.path.basename(step["relative"])))
+        obj = os.path.join(workdir, "obj", f"{i}_{os.path.basename(step['relative'])}.o")
         args = []
         after_o = False
         for a in step["args"]:
@@ -143,12 +152,12 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
                 args.append(a)
                 after_o = a == "-o"
         with open(log_path, "ab") as log:
-            log.write(("== compiling %s\n" % step["relative"]).encode())
+            log.write(f"== compiling {step['relative']}\n".encode())
         res = _run_step(sandbox, args, workdir, readonly, step["directory"], log_path,
                         COMPILE_LIMIT_S, limits)
         if res.rc != 0 or res.timed_out:
-            _check_infra(args, step["directory"], "compiling %s" % step["relative"])
-            return None, "%s did not compile (%s)" % (step["relative"], res.describe()), []
+            _check_infra(args, step["directory"], f"compiling {step['relative']}")
+            return BuildResult(None, f"{step['relative']} did not compile ({res.describe()})", [])
         objects.append(obj)
     findings = symbol_findings(objects, recipe)
 
@@ -159,14 +168,16 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
                     log_path, LINK_LIMIT_S, limits)
     if res.rc != 0:
         _check_infra([recipe["ar"]], workdir, "archiving the lab's library")
-        return None, "archiving the lab's library failed (%s)" % res.describe(), findings
+        return BuildResult(None, f"archiving the lab's library failed ({res.describe()})",
+                           findings)
 
     # The grader's test program; its runner is the course's (course.py).
     exe = os.path.join(workdir, "tests")
     res = _link(recipe["links"], exe, library, recipe, workdir, sandbox, readonly, log_path,
                 "the grader's test program", limits)
     if res.rc != 0 or res.timed_out:
-        return None, "the grader did not link with this code (%s)" % res.describe(), findings
+        return BuildResult(None, f"the grader did not link with this code ({res.describe()})",
+                           findings)
     _write_student_symbols(library, exe + ".symbols")
     race = recipe.get("race_runner")
     if race:
@@ -174,8 +185,8 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits):
         # check looks there. If it does not link, the grader still runs and
         # its race check fails, saying the runner is missing.
         _link(race["links"], os.path.join(workdir, race["name"]), library, recipe, workdir,
-              sandbox, readonly, log_path, "the race runner %s" % race["name"], limits)
-    return exe, "built", findings
+              sandbox, readonly, log_path, f"the race runner {race['name']}", limits)
+    return BuildResult(exe, "built", findings)
 
 
 def _write_student_symbols(library, out):
@@ -187,7 +198,7 @@ def _write_student_symbols(library, out):
     proc = subprocess.run(["nm", "-P", library], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=LINK_LIMIT_S)
     if proc.returncode != 0:
-        raise InfraError("nm -P %s failed: %s" % (library, proc.stderr.decode(errors="replace")[:300]))
+        raise InfraError(f"nm -P {library} failed: {proc.stderr.decode(errors='replace')[:300]}")
     # A new file, never through a link: the folder is the graders' user's.
     fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "wb") as f:
@@ -211,11 +222,11 @@ def _link(lines, output, library, recipe, workdir, sandbox, readonly, log_path, 
                 swapped.append(a)
                 after_o = a == "-o"
         with open(log_path, "ab") as log:
-            log.write(("== linking %s\n" % what).encode())
+            log.write(f"== linking {what}\n".encode())
         res = _run_step(sandbox, swapped, workdir, readonly, recipe["link_dir"], log_path,
                         LINK_LIMIT_S, limits)
         if res.rc != 0 or res.timed_out:
-            _check_infra(swapped, recipe["link_dir"], "linking %s" % what,
+            _check_infra(swapped, recipe["link_dir"], f"linking {what}",
                          own_files=(library, output))
             return res
     return res

@@ -96,11 +96,11 @@ def main(argv):
                                     os.path.abspath(args.out), roster, args.accept_incomplete)
         if not args.no_report:
             report.draw(args.out, read_json(os.path.join(args.out, "summary.json")))
-        print("merged %d students from %d outputs into %s"
-              % (len(students), len(args.outs), os.path.join(args.out, "gradebook.csv")))
+        print(f"merged {len(students)} students from {len(args.outs)} outputs into "
+              f"{os.path.join(args.out, 'gradebook.csv')}")
         return 0
     args = grade_parser().parse_args(argv)
     if not os.path.isdir(args.submissions):
-        print("grade-submissions: %s is not a folder" % args.submissions, file=sys.stderr)
+        print(f"grade-submissions: {args.submissions} is not a folder", file=sys.stderr)
         return 2
     return batch.Batch(args).run()

@@ -7,33 +7,35 @@ those, and only those, are taken from a submission (never labN.h, which is
 the contract the grader was built against)."""
 import os
 import re
+from dataclasses import dataclass
+from typing import List
 
 LAB_DIR = re.compile(r"^lab(\d+)_[A-Za-z0-9_]+$")
 
 
+@dataclass(eq=False, repr=False)
 class Lab:
-    def __init__(self, number, folder, files):
-        self.number = number
-        self.folder = folder          # "lab1_indexing"
-        self.files = files            # whitelist: ["labs/lab1_indexing/indexing.cu"]
+    number: int
+    folder: str                   # "lab1_indexing"
+    files: List[str]              # whitelist: ["labs/lab1_indexing/indexing.cu"]
 
     @property
     def name(self):
-        return "lab%d" % self.number
+        return f"lab{self.number}"
 
     @property
     def check_target(self):
         """The grader's runner: the test table, no student code."""
-        return "lab%d_check" % self.number
+        return f"lab{self.number}_check"
 
     @property
     def tests_target(self):
         """The grader's test program: the checks with the student's library
         (the link the batch replays per submission)."""
-        return "lab%d_check_tests" % self.number
+        return f"lab{self.number}_check_tests"
 
     def __repr__(self):
-        return "Lab(%d, %s, %s)" % (self.number, self.folder, self.files)
+        return f"Lab({self.number}, {self.folder}, {self.files})"
 
 
 def discover(course_root):
@@ -44,7 +46,7 @@ def discover(course_root):
         m = LAB_DIR.match(entry)
         if not m or not os.path.isdir(os.path.join(labs_root, entry)):
             continue
-        files = sorted("labs/%s/%s" % (entry, f) for f in os.listdir(os.path.join(labs_root, entry))
+        files = sorted(f"labs/{entry}/{f}" for f in os.listdir(os.path.join(labs_root, entry))
                        if f.endswith(".cu"))
         if files:
             labs.append(Lab(int(m.group(1)), entry, files))

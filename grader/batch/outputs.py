@@ -15,12 +15,15 @@ outside [A-Za-z0-9_.~] and a leading "-" percent-encoded (RFC 3986), so
 it never starts with a formula character; urllib.parse.unquote gives the
 id back."""
 import csv
+import dataclasses
 import io
 import json
 import os
 import statistics
 import urllib.parse
+from typing import Dict, List
 
+from .records import BatchRecord, LabInfo, StudentRecord
 from .util import read_json, write_atomic, write_json_atomic
 
 
@@ -58,18 +61,22 @@ def _write_rows(rows):
 
 def fmt(x):
     x = round(float(x), 2)
-    return str(int(x)) if x.is_integer() else "%.2f" % x
+    return str(int(x)) if x.is_integer() else f"{x:.2f}"
 
 
-def load_students(outs):
+def load_students(outs) -> Dict[str, StudentRecord]:
     """Every student.json under the given OUT folders, by id (a later
     folder's copy of an id wins, so a regraded shard replaces an old one)."""
     students = {}
     for out in outs:
         folder = os.path.join(out, STUDENTS)
         for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-            rec = read_json(os.path.join(folder, name, "student.json"))
-            if isinstance(rec, dict) and rec.get("id") == name:
+            try:
+                rec = StudentRecord.from_json(read_json(os.path.join(folder, name,
+                                                                     "student.json")))
+            except ValueError:
+                continue  # none, or not a student's record
+            if rec.id == name:
                 students[name] = rec
     return students
 
@@ -91,54 +98,59 @@ def read_roster(path):
     return [r[col].strip() for r in body if r and r[col].strip()]
 
 
-def status_text(rec, lab_names):
-    if rec.get("state") == "error":
-        return "error: " + rec.get("error", "could not be graded")
-    if rec.get("state") == "not_submitted":
+def _labs_with(rec: StudentRecord, lab_names, **want):
+    """The labs of `lab_names` whose record has every field as in `want`."""
+    return [n for n in lab_names if n in rec.labs and
+            all(getattr(rec.labs[n], k) == v for k, v in want.items())]
+
+
+def status_text(rec: StudentRecord, lab_names):
+    if rec.state == "error":
+        return "error: " + (rec.error if rec.error is not None else "could not be graded")
+    if rec.state == "not_submitted":
         return "not submitted"
-    if rec.get("state") == "missing_shard":
+    if rec.state == "missing_shard":
         return "not graded: its shard's output was not merged"
     parts = []
-    labs = rec.get("labs", {})
-    missing = [n for n in lab_names if labs.get(n, {}).get("state") == "not_submitted"]
+    missing = _labs_with(rec, lab_names, state="not_submitted")
     if missing and len(missing) < len(lab_names):
         parts.append("not submitted: " + " ".join(missing))
     elif missing:
         parts.append("not submitted")
-    failed = [n for n in lab_names if labs.get(n, {}).get("state") == "build_failed"]
+    failed = _labs_with(rec, lab_names, state="build_failed")
     if failed:
         parts.append("did not build: " + " ".join(failed))
-    broken = [n for n in lab_names if labs.get(n, {}).get("state") == "error"]
+    broken = _labs_with(rec, lab_names, state="error")
     if broken:
         parts.append("not graded: " + " ".join(broken))
     # A lab whose grader was stopped, or whose results could not be used,
     # scored what it scored for a reason the student must be told.
     for problem in ("time limit", "results unreadable", "no results"):
-        hit = [n for n in lab_names if labs.get(n, {}).get("problem") == problem]
+        hit = _labs_with(rec, lab_names, problem=problem)
         if hit:
-            parts.append("%s: %s" % (problem, " ".join(hit)))
-    ungraded = [n for n in lab_names if n not in labs]
-    if ungraded and rec.get("state") == "graded":
+            parts.append(f"{problem}: {' '.join(hit)}")
+    ungraded = [n for n in lab_names if n not in rec.labs]
+    if ungraded and rec.state == "graded":
         parts.append("not graded yet: " + " ".join(ungraded))
-    no_gpu = sum(labs.get(n, {}).get("no_gpu_points", 0) for n in lab_names)
+    no_gpu = sum(rec.labs[n].no_gpu_points for n in lab_names if n in rec.labs)
     if no_gpu:
-        parts.insert(0, "partial: no GPU (%d points not graded)" % no_gpu)
+        parts.insert(0, f"partial: no GPU ({int(no_gpu)} points not graded)")
     # Ratios the grading GPU's calibration cannot grade: out of the total.
-    not_gradable = sum(labs.get(n, {}).get("not_gradable_points", 0) for n in lab_names)
+    not_gradable = sum(rec.labs[n].not_gradable_points for n in lab_names if n in rec.labs)
     if not_gradable:
-        parts.append("%d points not graded on this GPU (%s), out of the total"
-                     % (not_gradable, calibration_text(rec, lab_names)))
-    if rec.get("not_on_roster"):
+        parts.append(f"{int(not_gradable)} points not graded on this GPU "
+                     f"({calibration_text(rec, lab_names)}), out of the total")
+    if rec.not_on_roster:
         parts.append("not on the roster")
     return "; ".join(parts) if parts else "ok"
 
 
-def calibration_text(rec, lab_names):
+def calibration_text(rec: StudentRecord, lab_names):
     """Which calibration graded a student's labs (score.py's lab records),
     e.g. "calibration nvidia-h100-80gb-hbm3_132sm.json" or "uncalibrated GPU"."""
     seen = []
     for n in lab_names:
-        cal = rec.get("labs", {}).get(n, {}).get("calibration")
+        cal = rec.labs[n].calibration if n in rec.labs else None
         if not cal or cal.get("state") == "not_needed":
             continue
         text = ("calibration " + cal["file"] if cal.get("state") == "file" else
@@ -148,76 +160,77 @@ def calibration_text(rec, lab_names):
     return ", ".join(seen) or "no calibration recorded"
 
 
-def write_class_outputs(out, students, labs_info, roster=None):
-    """labs_info: [{name, possible, bonus_possible}] in lab order."""
-    lab_names = [l["name"] for l in labs_info]
-    possible = sum(l["possible"] for l in labs_info)
+def write_class_outputs(out, students: Dict[str, StudentRecord], labs_info: List[LabInfo],
+                        roster=None):
+    """labs_info: the labs in lab order."""
+    lab_names = [l.name for l in labs_info]
+    possible = sum(l.possible for l in labs_info)
     ids = sorted(students)
     if roster is not None:
         rostered = set(roster)
         for sid in roster:
             if sid not in students:
-                students[sid] = {"id": sid, "state": "not_submitted", "labs": {}}
+                students[sid] = StudentRecord(id=sid, state="not_submitted")
         for sid in ids:
             if sid not in rostered:
-                students[sid] = dict(students[sid], not_on_roster=True)
+                students[sid] = dataclasses.replace(students[sid], not_on_roster=True)
         ids = sorted(students)
 
     rows = [["id"] + lab_names + ["total", "percent", "bonus", "grading_status",
                                   "id_percent_encoded"],
-            ["points-possible"] + [l["possible"] for l in labs_info] +
-            [possible, 100, sum(l["bonus_possible"] for l in labs_info), "", ""]]
+            ["points-possible"] + [l.possible for l in labs_info] +
+            [possible, 100, sum(l.bonus_possible for l in labs_info), "", ""]]
     for sid in ids:
         rec = students[sid]
-        labs = rec.get("labs", {})
-        scores = [labs.get(n, {}).get("score", 0) for n in lab_names]
+        scores = [rec.labs[n].score if n in rec.labs else 0 for n in lab_names]
         total = sum(scores)
         # Points the grading GPU could not grade are out of this student's total.
-        own = possible - sum(labs.get(n, {}).get("not_gradable_points", 0) for n in lab_names)
+        own = possible - sum(rec.labs[n].not_gradable_points for n in lab_names if n in rec.labs)
+        bonus = sum(rec.labs[n].bonus for n in lab_names if n in rec.labs)
         rows.append([sid] + [fmt(s) for s in scores] +
-                    [fmt(total), fmt(100.0 * total / own if own > 0 else 0),
-                     fmt(sum(labs.get(n, {}).get("bonus", 0) for n in lab_names)),
+                    [fmt(total), fmt(100.0 * total / own if own > 0 else 0), fmt(bonus),
                      status_text(rec, lab_names), id_percent_encoded(sid)])
     write_atomic(os.path.join(out, "gradebook.csv"), _write_rows(rows))
 
     rows = [["id", "lab_or_file", "line", "flag", "excerpt"]]
     for sid in ids:
-        for f in students[sid].get("review", []):
-            rows.append([sid, f["file"], f["line"], f["flag"], f["excerpt"]])
+        for f in students[sid].review:
+            rows.append([sid, f.file, f.line, f.flag, f.excerpt])
     write_atomic(os.path.join(out, "review.csv"), _write_rows(rows))
 
     write_json_atomic(os.path.join(out, "summary.json"), summary(students, ids, labs_info))
 
 
-def summary(students, ids, labs_info):
+def summary(students: Dict[str, StudentRecord], ids, labs_info: List[LabInfo]):
+    """summary.json (a dict, written as it is)."""
     labs = {}
     for info in labs_info:
-        name = info["name"]
-        recs = [students[s]["labs"][name] for s in ids if name in students[s].get("labs", {})]
-        submitted = [r for r in recs if r.get("state") != "not_submitted"]
-        scores = [r["score"] for r in submitted]
+        name = info.name
+        recs = [students[s].labs[name] for s in ids if name in students[s].labs]
+        submitted = [r for r in recs if r.state != "not_submitted"]
+        scores = [r.score for r in submitted]
         tests = {}
         for r in submitted:
-            for t in r.get("tests", []):
-                e = tests.setdefault(t["name"], {"passed": 0, "failed": 0, "not_graded_no_gpu": 0,
-                                                 "ratios": []})
-                if t["no_gpu"]:
+            for t in r.tests:
+                e = tests.setdefault(t.name, {"passed": 0, "failed": 0, "not_graded_no_gpu": 0,
+                                              "ratios": []})
+                if t.no_gpu:
                     e["not_graded_no_gpu"] += 1
-                elif t["status"] == "passed":
+                elif t.status == "passed":
                     e["passed"] += 1
                 else:
                     e["failed"] += 1
-                if t.get("ratio") is not None:
-                    e["ratios"].append(round(t["ratio"], 4))
+                if t.ratio is not None:
+                    e["ratios"].append(round(t.ratio, 4))
         for e in tests.values():
             graded = e["passed"] + e["failed"]
             e["pass_rate"] = round(e["passed"] / graded, 4) if graded else None
             if not e["ratios"]:
                 del e["ratios"]
         labs[name] = {
-            "possible": info["possible"],
+            "possible": info.possible,
             "submitted": len(submitted),
-            "built": sum(1 for r in submitted if r.get("state") == "graded"),
+            "built": sum(1 for r in submitted if r.state == "graded"),
             "mean": round(statistics.mean(scores), 2) if scores else None,
             "median": round(statistics.median(scores), 2) if scores else None,
             "min": min(scores) if scores else None,
@@ -227,14 +240,14 @@ def summary(students, ids, labs_info):
         }
     return {
         "students": len(ids),
-        "graded": sum(1 for s in ids if students[s].get("state") == "graded"),
-        "errors": sorted(s for s in ids if students[s].get("state") == "error"),
-        "not_submitted": sorted(s for s in ids if students[s].get("state") == "not_submitted"),
-        "no_gpu": any(students[s].get("labs", {}).get(l["name"], {}).get("no_gpu_points")
-                      for s in ids for l in labs_info),
+        "graded": sum(1 for s in ids if students[s].state == "graded"),
+        "errors": sorted(s for s in ids if students[s].state == "error"),
+        "not_submitted": sorted(s for s in ids if students[s].state == "not_submitted"),
+        "no_gpu": any(students[s].labs[l.name].no_gpu_points
+                      for s in ids for l in labs_info if l.name in students[s].labs),
         # Which calibration graded each student (their labs' results).
-        "calibration": {s: calibration_text(students[s], [l["name"] for l in labs_info])
-                        for s in ids if students[s].get("state") == "graded"},
+        "calibration": {s: calibration_text(students[s], [l.name for l in labs_info])
+                        for s in ids if students[s].state == "graded"},
         "labs": labs,
     }
 
@@ -251,23 +264,24 @@ def shard_coverage(outs):
     batches = [read_json(os.path.join(o, "batch.json")) for o in outs]
     if any(not isinstance(b, dict) for b in batches):
         bad = outs[[not isinstance(b, dict) for b in batches].index(True)]
-        return [], "%s has no batch.json (graded by an older grade-submissions?)" % bad
-    lists = {b["submissions"] for b in batches}
+        return [], f"{bad} has no batch.json (graded by an older grade-submissions?)"
+    batches = [BatchRecord.from_json(b) for b in batches]
+    lists = {b.submissions for b in batches}
     if len(lists) > 1:
         return [], "the outputs graded different submission folders (or the folder changed " \
                    "between shards)"
-    counts = {b["shard"][1] for b in batches}
+    counts = {b.shard[1] for b in batches}
     if len(counts) > 1:
-        return [], "the outputs were sharded differently (%s)" % sorted(counts)
+        return [], f"the outputs were sharded differently ({sorted(counts)})"
     count = counts.pop()
-    have = {b["shard"][0] for b in batches}
+    have = {b.shard[0] for b in batches}
     graded = set(load_students(outs))
-    missing = sorted(set(batches[0]["ids"]) - graded)
+    missing = sorted(set(batches[0].ids) - graded)
     absent = sorted(set(range(count)) - have)
     if absent:
-        return missing, "shard%s %s of %d missing: %d students not graded" % (
-            "s" if len(absent) > 1 else "", ", ".join("%d/%d" % (i, count) for i in absent),
-            count, len(missing))
+        shards = ", ".join(f"{i}/{count}" for i in absent)
+        return missing, (f"shard{'s' if len(absent) > 1 else ''} {shards} of {count} missing: "
+                         f"{len(missing)} students not graded")
     return missing, None
 
 
@@ -277,17 +291,18 @@ def merge(outs, dest, roster=None, accept_incomplete=False):
     missing shards' students get a row that says so, never "not submitted"."""
     infos = [read_json(labs_info_path(o)) for o in outs]
     if any(i is None for i in infos):
-        raise SystemExit("merge: %s has no labs.json (not a grade-submissions output)"
-                         % outs[[i is None for i in infos].index(True)])
+        bad = outs[[i is None for i in infos].index(True)]
+        raise SystemExit(f"merge: {bad} has no labs.json (not a grade-submissions output)")
     if any(json.dumps(i, sort_keys=True) != json.dumps(infos[0], sort_keys=True) for i in infos):
         raise SystemExit("merge: the outputs were graded with different labs or points")
     missing, problem = shard_coverage(outs)
     if problem and not accept_incomplete:
-        raise SystemExit("merge: %s; merge them all, or pass --accept-incomplete" % problem)
+        raise SystemExit(f"merge: {problem}; merge them all, or pass --accept-incomplete")
     os.makedirs(dest, exist_ok=True)
     students = load_students(outs)
     for sid in missing:
-        students[sid] = {"id": sid, "state": "missing_shard", "labs": {}}
-    write_json_atomic(labs_info_path(dest), infos[0])
-    write_class_outputs(dest, students, infos[0], roster)
-    return students, infos[0]
+        students[sid] = StudentRecord(id=sid, state="missing_shard")
+    write_json_atomic(labs_info_path(dest), infos[0])  # as the shards wrote it
+    labs_info = [LabInfo.from_json(i) for i in infos[0]]
+    write_class_outputs(dest, students, labs_info, roster)
+    return students, labs_info

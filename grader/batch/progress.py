@@ -23,9 +23,9 @@ class Progress:
             left = elapsed / self.done * (self.total - self.done) if self.done else 0
             width = 24
             filled = int(width * self.done / self.total) if self.total else width
-            line = "[%s%s] %d/%d %s%s  %s left" % (
-                "#" * filled, "." * (width - filled), self.done, self.total, sid,
-                " (%s)" % note if note else "", _clock(left))
+            bar = "#" * filled + "." * (width - filled)
+            said = f" ({note})" if note else ""
+            line = f"[{bar}] {self.done}/{self.total} {sid}{said}  {_clock(left)} left"
             if self.tty:
                 self.stream.write("\r\033[K" + line + ("\n" if self.done == self.total else ""))
             else:
@@ -35,5 +35,6 @@ class Progress:
 
 def _clock(seconds):
     seconds = int(seconds + 0.5)
-    return "%d:%02d" % (seconds // 60, seconds % 60) if seconds < 3600 else \
-        "%d:%02d:%02d" % (seconds // 3600, seconds // 60 % 60, seconds % 60)
+    if seconds < 3600:
+        return f"{seconds // 60}:{seconds % 60:02d}"
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"

@@ -28,12 +28,12 @@ def descendants(root):
     while todo:
         pid = todo.pop()
         try:
-            tasks = os.listdir("/proc/%d/task" % pid)
+            tasks = os.listdir(f"/proc/{pid}/task")
         except OSError:
             continue
         for tid in tasks:
             try:
-                with open("/proc/%d/task/%s/children" % (pid, tid)) as f:
+                with open(f"/proc/{pid}/task/{tid}/children") as f:
                     kids = [int(k) for k in f.read().split()]
             except (OSError, ValueError):
                 continue
@@ -91,7 +91,7 @@ def main(argv):
         try:
             child = os.fork()
         except OSError as e:
-            sys.stderr.write("reaper: cannot fork: %s\n" % e)
+            sys.stderr.write(f"reaper: cannot fork: {e}\n")
             return 127
         if child == 0:
             for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -99,7 +99,7 @@ def main(argv):
             try:
                 os.execvp(argv[0], argv)
             except OSError as e:
-                sys.stderr.write("cannot start %s: %s\n" % (argv[0], e))
+                sys.stderr.write(f"cannot start {argv[0]}: {e}\n")
             os._exit(127)
         status = None
         while status is None:

@@ -16,8 +16,8 @@ def draw(out, summary):
         tools = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools")
         sys.path.insert(0, tools)
         from need_matplotlib import not_installed  # the install command for this system
-        say("%s; the gradebook is complete, only the pictures are missing"
-            % not_installed("report"))
+        say(f"{not_installed('report')}; the gradebook is complete, only the pictures are "
+            "missing")
         return []
     folder = os.path.join(out, "report")
     os.makedirs(folder, exist_ok=True)
@@ -36,12 +36,12 @@ def draw(out, summary):
     fig, axes = plt.subplots(1, len(labs), figsize=(3 * max(1, len(labs)), 3), squeeze=False)
     for ax, (name, lab) in zip(axes[0], labs.items()):
         ax.hist(lab["scores"] or [0], bins=10, range=(0, max(1, lab["possible"])), color="#4477aa")
-        ax.set_title("%s (of %d)" % (name, lab["possible"]))
+        ax.set_title(f"{name} (of {int(lab['possible'])})")
         ax.set_xlabel("score")
     axes[0][0].set_ylabel("students")
     save(fig, "score_distribution.png")
 
-    rows = [("%s %s" % (name, t), e["pass_rate"]) for name, lab in labs.items()
+    rows = [(f"{name} {t}", e["pass_rate"]) for name, lab in labs.items()
             for t, e in lab["tests"].items() if e["pass_rate"] is not None]
     if rows:
         fig, ax = plt.subplots(figsize=(8, max(2, 0.22 * len(rows))))
@@ -51,7 +51,7 @@ def draw(out, summary):
         ax.tick_params(axis="y", labelsize=6)
         save(fig, "pass_rate_per_test.png")
 
-    ratios = [("%s %s" % (name, t), e["ratios"]) for name, lab in labs.items()
+    ratios = [(f"{name} {t}", e["ratios"]) for name, lab in labs.items()
               for t, e in lab["tests"].items() if e.get("ratios")]
     if ratios:
         fig, ax = plt.subplots(figsize=(8, max(2, 0.4 * len(ratios))))

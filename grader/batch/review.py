@@ -5,8 +5,9 @@ process) and at what the labs do not need. A call the pristine skeleton
 itself makes is not flagged (lab 6 is about streams)."""
 import bisect
 import re
-from typing import Dict
+from typing import Dict, List
 
+from .records import LabRecord, ReviewFlag
 from .score import SpeedCurve
 
 # (flag, pattern, applies to code with comments and strings removed?)
@@ -126,15 +127,14 @@ def _excerpt(text, starts, line, pos):
     return text[begin:end].strip()[:EXCERPT_CHARS]
 
 
-def flags_for_file(rel, text, pristine_text):
-    """[{file, line, flag, excerpt}] for one whitelisted file: at most
+def flags_for_file(rel, text, pristine_text) -> List[ReviewFlag]:
+    """The review flags of one whitelisted file: at most
     MAX_FLAGS_PER_RULE of each flag, then one that counts the others; only
     its first MAX_REVIEW_CHARS are read (then a flag says so)."""
     found = []
     if len(text) > MAX_REVIEW_CHARS:
-        found.append({"file": rel, "line": 0, "flag": CUT_FLAG,
-                      "excerpt": f"only the first {MAX_REVIEW_CHARS} of its {len(text)} "
-                                 "characters were reviewed"})
+        found.append(ReviewFlag(rel, 0, CUT_FLAG, f"only the first {MAX_REVIEW_CHARS} of its "
+                                                  f"{len(text)} characters were reviewed"))
         text = text[:MAX_REVIEW_CHARS]
     pristine_text = pristine_text or ""
     stripped = strip_comments_and_strings(text)
@@ -151,30 +151,28 @@ def flags_for_file(rel, text, pristine_text):
             count += 1
             if count <= MAX_FLAGS_PER_RULE:
                 line = bisect.bisect_right(starts, m.start())
-                found.append({"file": rel, "line": line, "flag": flag,
-                              "excerpt": _excerpt(text, starts, line, m.start())})
+                found.append(ReviewFlag(rel, line, flag, _excerpt(text, starts, line, m.start())))
         if count > MAX_FLAGS_PER_RULE:
-            found.append({"file": rel, "line": 0, "flag": flag,
-                          "excerpt": f"and {count - MAX_FLAGS_PER_RULE} more in this file"})
+            found.append(ReviewFlag(rel, 0, flag, f"and {count - MAX_FLAGS_PER_RULE} more in this file"))
     return found
 
 
-def speed_flags(lab_record, curve: Dict[str, SpeedCurve]):
+def speed_flags(lab_record: LabRecord, curve: Dict[str, SpeedCurve]) -> List[ReviewFlag]:
     """Speed ratios far beyond the reference solution's: more than 1.5x the
     reference's median where the test's curve gives it (labN_rubric.h, via
     the rubric: score.curve_from_rubric), else more than 3x the threshold
     (the physical floor check catches the impossible; this catches the
     implausible)."""
     found = []
-    for t in lab_record["tests"]:
-        ratio, threshold = t.get("ratio"), t.get("threshold")
+    for t in lab_record.tests:
+        ratio, threshold = t.ratio, t.threshold
         if ratio is None or threshold is None:
             continue
-        spec = curve.get(t["name"])
+        spec = curve.get(t.name)
         reference = spec.reference if spec else None
         limit = 1.5 * reference if reference else 3.0 * threshold
         if ratio > limit:
             why = "1.5x the reference" if reference else "3x the threshold"
-            found.append({"file": lab_record["lab"], "line": 0, "flag": SPEED_FLAG,
-                          "excerpt": f"{t['name']}: ratio {ratio:.3f}, over {limit:.3f} ({why})"})
+            found.append(ReviewFlag(lab_record.lab, 0, SPEED_FLAG,
+                                    f"{t.name}: ratio {ratio:.3f}, over {limit:.3f} ({why})"))
     return found

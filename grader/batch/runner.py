@@ -10,27 +10,30 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 
 PR_SET_PDEATHSIG = 1
 REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
 REAPER_GRACE_S = 5  # for the reaper to kill what is under it before we kill it
 
 
+@dataclass
 class Result:
-    def __init__(self, rc, timed_out, seconds, captured, dropped):
-        self.rc = rc                  # exit status, or -signal
-        self.timed_out = timed_out
-        self.seconds = seconds
-        self.captured = captured      # bytes written to the log
-        self.dropped = dropped        # bytes over the cap, not written
+    """How a command ended."""
+    rc: int                   # exit status, or -signal
+    timed_out: bool
+    seconds: float
+    captured: int             # bytes written to the log
+    dropped: int              # bytes over the cap, not written
 
-    def describe(self):
+    def describe(self) -> str:
         if self.timed_out:
-            return "killed after %.0f s (time limit)" % self.seconds
+            return f"killed after {self.seconds:.0f} s (time limit)"
         if self.rc < 0:
-            return "killed by signal %d (%s)" % (-self.rc, signal.Signals(-self.rc).name
-                                                if -self.rc in signal.Signals._value2member_map_ else "?")
-        return "exit status %d" % self.rc
+            name = (signal.Signals(-self.rc).name
+                    if -self.rc in signal.Signals._value2member_map_ else "?")
+            return f"killed by signal {-self.rc} ({name})"
+        return f"exit status {self.rc}"
 
 
 def _limits(memory_bytes, max_file_bytes, max_tasks):
@@ -81,7 +84,7 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
                                     start_new_session=True, pass_fds=pass_fds,
                                     preexec_fn=_limits(memory_bytes, max_file_bytes, max_tasks))
         except OSError as e:
-            log.write(("cannot start %s: %s\n" % (argv[0], e)).encode())
+            log.write(f"cannot start {argv[0]}: {e}\n".encode())
             return Result(127, False, 0.0, 0, 0)
         counts = {"captured": 0, "dropped": 0}
 
@@ -117,8 +120,8 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
         reader.join(timeout=10)
         proc.stdout.close()
         if counts["dropped"]:
-            log.write(("\n[... %d more bytes of output dropped (cap %d bytes) ...]\n"
-                       % (counts["dropped"], cap)).encode())
+            log.write(f"\n[... {counts['dropped']} more bytes of output dropped (cap {cap} "
+                      "bytes) ...]\n".encode())
         rc = proc.returncode
         if reap and rc > 128 and rc - 128 in signal.Signals._value2member_map_:
             rc = -(rc - 128)  # the reaper's 128+N: the command died of signal N

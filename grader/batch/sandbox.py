@@ -54,8 +54,8 @@ def gpu_device_nodes(gpu_index):
     nodes += [n for n in glob.glob("/dev/nvidia-caps/*")]
     per_gpu = sorted(n for n in glob.glob("/dev/nvidia[0-9]*"))
     minor = _gpu_minor(gpu_index) if gpu_index is not None else None
-    if minor is not None and os.path.exists("/dev/nvidia%d" % minor):
-        nodes.append("/dev/nvidia%d" % minor)
+    if minor is not None and os.path.exists(f"/dev/nvidia{minor}"):
+        nodes.append(f"/dev/nvidia{minor}")
     elif gpu_index is not None:
         nodes += per_gpu
     return nodes
@@ -102,7 +102,7 @@ class Sandbox:
         cmd += ["--bind" if writable else "--ro-bind", workdir, workdir,
                 "--chdir", cwd or (workdir if writable else "/tmp"), "--"]
         if drop:
-            cmd += [self.setpriv, "--reuid=%d" % self.run_as, "--regid=%d" % self.run_as,
+            cmd += [self.setpriv, f"--reuid={self.run_as}", f"--regid={self.run_as}",
                     "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"]
         return cmd + list(argv)
 
@@ -146,10 +146,10 @@ def probe(use):
         argv = test.wrap(["true"], tmp, [])
         out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
         box = test if out.returncode == 0 else Sandbox(
-            False, "bwrap is installed but not permitted here: %s" % out.stderr.strip()[:300])
+            False, f"bwrap is installed but not permitted here: {out.stderr.strip()[:300]}")
     if not box.enabled:
-        say_once("sandbox", "sandbox: %s; grading WITHOUT a sandbox "
-                 "(see docs/instructors.md, threat model)" % box.reason)
+        say_once("sandbox", f"sandbox: {box.reason}; grading WITHOUT a sandbox "
+                 "(see docs/instructors.md, threat model)")
         return box
     tmp = os.path.realpath("/tmp")
     box.sized_tmp = True
@@ -176,11 +176,11 @@ def _drop_root(box):
         if out.returncode == 0:
             return
         box.run_as = box.setpriv = None
-        why = "setpriv failed in the sandbox: %s" % out.stderr.strip()[:200]
+        why = f"setpriv failed in the sandbox: {out.stderr.strip()[:200]}"
     else:
         why = "setpriv (util-linux) is not installed"
-    say_once("root", "sandbox: graders run as root (%s): the process limit does not hold "
-                     "for root" % why)
+    say_once("root", f"sandbox: graders run as root ({why}): the process limit does not hold "
+                     "for root")
 
 
 def check_gpu_as_run_as(box, gpu_index):
@@ -199,5 +199,5 @@ def check_gpu_as_run_as(box, gpu_index):
         ok, detail = False, str(e)
     if not ok:
         box.run_as = box.setpriv = None
-        say_once("root", "sandbox: user %d cannot use the GPU here (%s); graders run as root: "
-                         "the process limit does not hold for root" % (NOBODY, detail))
+        say_once("root", f"sandbox: user {NOBODY} cannot use the GPU here ({detail}); graders "
+                         "run as root: the process limit does not hold for root")

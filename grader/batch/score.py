@@ -2,9 +2,9 @@
 came back over the batch's own descriptor, --results-fd, harness_report.c)
 and the lab's test table (--rubric):
 
-- the results are validated first (read_results): UTF-8 with bad bytes
-  replaced, the schema, finite numbers only; results that fail are
-  "unreadable" and earn nothing;
+- the results are validated first (read_results, into Results and
+  ReportedTest): UTF-8 with bad bytes replaced, the schema, finite numbers
+  only; results that fail are "unreadable" and earn nothing;
 - points come from the rubric, never from the results: a passed test earns
   its rubric points unless its gate (the rubric's "gate") failed, so a
   forged "points" or "gated_by" in the file changes nothing;
@@ -24,12 +24,14 @@ and the lab's test table (--rubric):
 - a test that never reported (the grader crashed or was killed as a whole,
   or the lab did not build, or was not submitted) earns 0 and says why.
 
-The result is a plain dict (the lab record, lab.json); gradescope.py turns
-records into Gradescope's results.json."""
+The result is a records.LabRecord (lab.json); gradescope.py turns records
+into Gradescope's results.json."""
 import json
 import math
-from dataclasses import dataclass
-from typing import Dict, Optional
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from .records import LabRecord, LabTest
 
 NO_GPU = "not graded: no GPU"
 OUTPUT_LIMIT = 4000
@@ -67,29 +69,34 @@ def _text(test, key):
     return value
 
 
-def read_results(raw):
-    """The grader's results as a dict whose every field scoring reads has
-    the right type, from raw bytes; raises Unreadable. Only what scoring
-    uses is kept: name, status, skip_reason, message, notes, output and
-    metrics. A skip_reason absent (results before schema 3) is None."""
-    if len(raw) > RESULTS_MAX_BYTES:
-        raise Unreadable(f"over {RESULTS_MAX_BYTES >> 20} MiB")
-    text = raw.decode("utf-8", errors="replace")
-    if not text.strip():
-        raise Unreadable("empty")
-    try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
-    except (ValueError, RecursionError) as e:
-        raise Unreadable(str(e)[:200])
-    if not isinstance(data, dict) or not isinstance(data.get("tests"), list):
-        raise Unreadable("no list of tests")
-    tests, seen = [], set()
-    for t in data["tests"]:
+@dataclass
+class Metric:
+    """One of a test's measurements (the results' "metrics"): a finite
+    number, or None where the test reported none."""
+    value: Optional[float]
+    unit: str = ""
+
+
+@dataclass
+class ReportedTest:
+    """One test as the grader reported it, every field scoring reads of the
+    right type (read_results). skip_reason is None when it was not skipped,
+    and in results before schema 3."""
+    name: str
+    status: str                       # one of STATUSES
+    skip_reason: Optional[str] = None  # one of SKIP_REASONS
+    message: str = ""
+    notes: str = ""
+    output: str = ""
+    metrics: Dict[str, Metric] = field(default_factory=dict)
+    seconds: Optional[float] = None   # what it took (slots.py)
+    gpu_wait_s: Optional[float] = None  # of which waiting to measure alone
+
+    @classmethod
+    def from_json(cls, t) -> "ReportedTest":
+        """Raises Unreadable for a test the batch cannot trust."""
         if not isinstance(t, dict) or not isinstance(t.get("name"), str):
             raise Unreadable("a test without a name")
-        if t["name"] in seen:
-            raise Unreadable(f"test {t['name'][:80]!r} reported twice")
-        seen.add(t["name"])
         if t.get("status") not in STATUSES:
             raise Unreadable(f"test {t['name'][:80]!r}: status {str(t.get('status'))[:20]!r}")
         skip_reason = t.get("skip_reason")
@@ -106,17 +113,57 @@ def read_results(raw):
                                       not math.isfinite(value)):
                 raise Unreadable(f"test {t['name'][:80]!r}: metric {str(name)[:40]!r} is not a "
                                  "finite number")
-            clean[name] = {"value": value, "unit": str(m.get("unit", ""))[:16]}
-        tests.append({"name": t["name"], "status": t["status"], "skip_reason": skip_reason,
-                      "message": _text(t, "message"),
-                      "notes": _text(t, "notes"), "output": _text(t, "output"),
-                      "metrics": clean, "seconds": _seconds(t.get("seconds")),
-                      "gpu_wait_s": _seconds(t.get("gpu_wait_s"))})
-    device = data.get("device")
-    seed = data.get("seed")
-    return {"tests": tests, "device": device if isinstance(device, str) else None,
-            "seed": seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
-            "calibration": _calibration(data.get("calibration"))}
+            clean[name] = Metric(value, str(m.get("unit", ""))[:16])
+        return cls(name=t["name"], status=t["status"], skip_reason=skip_reason,
+                   message=_text(t, "message"), notes=_text(t, "notes"),
+                   output=_text(t, "output"), metrics=clean,
+                   seconds=_seconds(t.get("seconds")), gpu_wait_s=_seconds(t.get("gpu_wait_s")))
+
+
+@dataclass
+class Results:
+    """A grader's results as scoring uses them: its tests, the device and
+    seed it reported, and which calibration graded it (_calibration)."""
+    tests: List[ReportedTest]
+    device: Optional[str] = None
+    seed: Optional[int] = None
+    calibration: Optional[Dict[str, Optional[str]]] = None
+
+    @classmethod
+    def from_json(cls, data) -> "Results":
+        """From the decoded results file; raises Unreadable. Only what
+        scoring uses is kept."""
+        if not isinstance(data, dict) or not isinstance(data.get("tests"), list):
+            raise Unreadable("no list of tests")
+        tests, seen = [], set()
+        for t in data["tests"]:
+            # Checked in this order since the first: the reason the batch gives
+            # for a file with several faults stays the same.
+            if not isinstance(t, dict) or not isinstance(t.get("name"), str):
+                raise Unreadable("a test without a name")
+            if t["name"] in seen:
+                raise Unreadable(f"test {t['name'][:80]!r} reported twice")
+            seen.add(t["name"])
+            tests.append(ReportedTest.from_json(t))
+        device = data.get("device")
+        seed = data.get("seed")
+        return cls(tests=tests, device=device if isinstance(device, str) else None,
+                   seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+                   calibration=_calibration(data.get("calibration")))
+
+
+def read_results(raw) -> Results:
+    """The grader's results from raw bytes, validated; raises Unreadable."""
+    if len(raw) > RESULTS_MAX_BYTES:
+        raise Unreadable(f"over {RESULTS_MAX_BYTES >> 20} MiB")
+    text = raw.decode("utf-8", errors="replace")
+    if not text.strip():
+        raise Unreadable("empty")
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError) as e:
+        raise Unreadable(str(e)[:200])
+    return Results.from_json(data)
 
 
 def _calibration(value):
@@ -145,7 +192,7 @@ def _seconds(value):
     return seconds if 0.0 <= seconds < 1e7 else None
 
 
-def gate_failures(rubric, reported):
+def gate_failures(rubric, reported: Dict[str, ReportedTest]):
     """{test name: its gate's name} for every test whose gate (the rubric's,
     never the file's) failed: reported with a status other than pass or
     skip, or graded and not reported at all (the harness runs a gate before
@@ -157,7 +204,7 @@ def gate_failures(rubric, reported):
         if not gate:
             continue
         g = reported.get(gate)
-        if (g is None and gate in graded) or (g is not None and g["status"] not in ("pass", "skip")):
+        if (g is None and gate in graded) or (g is not None and g.status not in ("pass", "skip")):
             failed[r["name"]] = gate
     return failed
 
@@ -174,9 +221,9 @@ def _clip(text, limit=OUTPUT_LIMIT):
     return text if len(text) <= limit else text[:limit] + "\n[... cut ...]"
 
 
-def _metric(test, name):
-    m = (test.get("metrics") or {}).get(name)
-    v = m.get("value") if isinstance(m, dict) else None
+def _metric(test: ReportedTest, name):
+    m = test.metrics.get(name)
+    v = m.value if m is not None else None
     return v if isinstance(v, (int, float)) and math.isfinite(v) else None
 
 
@@ -205,107 +252,105 @@ def curve_from_rubric(rubric) -> Dict[str, SpeedCurve]:
     return curve
 
 
-def speed_partial(test, points, curve: Dict[str, SpeedCurve], gated=False):
+def speed_partial(test: ReportedTest, points, curve: Dict[str, SpeedCurve], gated=False):
     """(points earned, ratio, threshold) on the curve for a failed speed
     test; (0, ratio, threshold) when the curve does not apply."""
-    spec = curve.get(test["name"])
+    spec = curve.get(test.name)
     ratio = _metric(test, spec.metric) if spec else None
     threshold = _metric(test, "threshold")
     if spec is None or ratio is None or threshold is None or threshold <= spec.floor:
         return 0.0, ratio, threshold
-    if test.get("status") != "fail" or gated or ratio >= threshold:
+    if test.status != "fail" or gated or ratio >= threshold:
         return 0.0, ratio, threshold
     share = (ratio - spec.floor) / (threshold - spec.floor)
     return round(points * min(1.0, max(0.0, share)), 2), ratio, threshold
 
 
-def _student_message(t, gated_by=None):
+def _student_message(t: ReportedTest, gated_by=None):
     parts = []
-    if t.get("message"):
-        parts.append(t["message"])
+    if t.message:
+        parts.append(t.message)
     if gated_by:
         parts.append(f"not credited: {gated_by} failed (this lab's mechanism check)")
-    if t.get("notes"):
-        parts.append(t["notes"])
-    if t.get("output") and t.get("status") != "pass":
-        parts.append("output:\n" + t["output"])
+    if t.notes:
+        parts.append(t.notes)
+    if t.output and t.status != "pass":
+        parts.append("output:\n" + t.output)
     return _clip("\n".join(parts))
 
 
-def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results=None, state="graded",
-              reason=""):
+def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results: Optional[Results] = None,
+              state="graded", reason="") -> LabRecord:
     """state: graded (results may be None if the grader died), not_submitted,
     build_failed, error. reason: why a test never reported."""
-    reported = {t["name"]: t for t in (results or {}).get("tests", [])}
-    gated = gate_failures(rubric, reported) if results else {}
+    reported = {t.name: t for t in results.tests} if results is not None else {}
+    gated = gate_failures(rubric, reported) if results is not None else {}
     tests = []
     for r in graded_tests(rubric):
         points = r["points"]
-        entry = {"name": r["name"], "group": r["group"], "max_score": points,
-                 "bonus": r["bonus"], "score": 0.0, "status": "failed", "no_gpu": False,
-                 "not_gradable": False, "outcome": None, "output": ""}
+        entry = LabTest(name=r["name"], group=r["group"], max_score=points, bonus=r["bonus"])
         t = reported.get(r["name"])
         if state != "graded":
-            entry["outcome"] = state
-            entry["output"] = reason
+            entry.outcome = state
+            entry.output = reason
         elif t is None:
-            entry["outcome"] = "not_reported"
-            entry["output"] = f"no result: {reason or 'the grader did not report this test'}"
+            entry.outcome = "not_reported"
+            entry.output = f"no result: {reason or 'the grader did not report this test'}"
         else:
-            entry["outcome"] = t["status"]
-            if t["status"] == "pass":
+            entry.outcome = t.status
+            if t.status == "pass":
                 gate = gated.get(r["name"])
-                entry["score"] = 0.0 if gate else float(points)
-                entry["status"] = "passed"
-                entry["output"] = _student_message(t, gate) if gate else _clip(t.get("notes", ""))
-            elif t["status"] == "skip" and t.get("skip_reason") == "no_gpu":
-                entry["no_gpu"] = True
-                entry["output"] = NO_GPU
-            elif t["status"] == "skip" and t.get("skip_reason") == "not_gradable":
-                entry["not_gradable"] = True
-                entry["output"] = (f"{NOT_GRADABLE}: not counted in the lab's points\n"
-                                   + (t.get("message") or ""))
-            elif t["status"] == "skip":
-                entry["output"] = "not graded: " + (t.get("message") or "skipped")
+                entry.score = 0.0 if gate else float(points)
+                entry.status = "passed"
+                entry.output = _student_message(t, gate) if gate else _clip(t.notes)
+            elif t.status == "skip" and t.skip_reason == "no_gpu":
+                entry.no_gpu = True
+                entry.output = NO_GPU
+            elif t.status == "skip" and t.skip_reason == "not_gradable":
+                entry.not_gradable = True
+                entry.output = (f"{NOT_GRADABLE}: not counted in the lab's points\n"
+                                + t.message)
+            elif t.status == "skip":
+                entry.output = "not graded: " + (t.message or "skipped")
             else:
                 earned, ratio, threshold = speed_partial(t, points, curve, r["name"] in gated)
-                entry["output"] = _student_message(t)
+                entry.output = _student_message(t)
                 if ratio is not None:
-                    entry["ratio"] = ratio
-                    entry["threshold"] = threshold
+                    entry.ratio = ratio
+                    entry.threshold = threshold
                 if earned > 0:
-                    entry["score"] = earned
-                    entry["partial"] = True
-                    entry["output"] = (f"partial credit {earned:.2f}/{points}: speed ratio "
-                                       f"{ratio:.3f} on the curve (floor "
-                                       f"{curve[r['name']].floor:.3g}, full points at "
-                                       f"{threshold:.3g})\n{entry['output']}")
-            if t["status"] == "pass" and _metric(t, "threshold") is not None:
+                    entry.score = earned
+                    entry.partial = True
+                    entry.output = (f"partial credit {earned:.2f}/{points}: speed ratio "
+                                    f"{ratio:.3f} on the curve (floor "
+                                    f"{curve[r['name']].floor:.3g}, full points at "
+                                    f"{threshold:.3g})\n{entry.output}")
+            if t.status == "pass" and _metric(t, "threshold") is not None:
                 spec = curve.get(r["name"])
                 ratio = _metric(t, spec.metric) if spec else None
                 if ratio is not None:
-                    entry["ratio"] = ratio
-                    entry["threshold"] = _metric(t, "threshold")
+                    entry.ratio = ratio
+                    entry.threshold = _metric(t, "threshold")
         tests.append(entry)
 
-    required = [t for t in tests if not t["bonus"]]
-    bonus = [t for t in tests if t["bonus"]]
-    return {
-        "lab": lab_name,
-        "title": rubric.get("title", lab_name),
-        "state": state,
-        "reason": reason,
-        "score": round(sum(t["score"] for t in required), 2),
-        "possible": sum(t["max_score"] for t in required if not t["not_gradable"]),
-        "bonus": round(sum(t["score"] for t in bonus), 2),
-        "bonus_possible": sum(t["max_score"] for t in bonus),
-        "no_gpu_points": sum(t["max_score"] for t in required if t["no_gpu"]),
-        "not_gradable_points": sum(t["max_score"] for t in required if t["not_gradable"]),
-        "device": (results or {}).get("device"),
-        "calibration": (results or {}).get("calibration"),
-        "seed": (results or {}).get("seed"),
-        "tests": tests,
-    }
+    required = [t for t in tests if not t.bonus]
+    bonus = [t for t in tests if t.bonus]
+    return LabRecord(
+        lab=lab_name,
+        title=rubric.get("title", lab_name),
+        state=state,
+        reason=reason,
+        score=round(sum(t.score for t in required), 2),
+        possible=sum(t.max_score for t in required if not t.not_gradable),
+        bonus=round(sum(t.score for t in bonus), 2),
+        bonus_possible=sum(t.max_score for t in bonus),
+        no_gpu_points=sum(t.max_score for t in required if t.no_gpu),
+        not_gradable_points=sum(t.max_score for t in required if t.not_gradable),
+        device=results.device if results is not None else None,
+        calibration=results.calibration if results is not None else None,
+        seed=results.seed if results is not None else None,
+        tests=tests,
+    )
 
 
 def possible_points(rubric):

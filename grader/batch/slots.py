@@ -35,8 +35,7 @@ class TestSlots:
     def record(self, lab, tests):
         """Adds one graded run of `lab`: its tests as score.read_results
         returns them (each with its measured "seconds" and "gpu_wait_s")."""
-        total = sum(max(0.0, (t.get("seconds") or 0.0) - (t.get("gpu_wait_s") or 0.0))
-                    for t in tests)
+        total = sum(max(0.0, (t.seconds or 0.0) - (t.gpu_wait_s or 0.0)) for t in tests)
         if total <= 0.0:
             return
         with self._lock:

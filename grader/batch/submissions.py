@@ -17,6 +17,8 @@ import os
 import stat
 import tarfile
 import zipfile
+from dataclasses import dataclass, field
+from typing import List, Optional, Union
 
 MAX_FILE_BYTES = 1 << 20          # a lab's .cu file is a few KiB; bigger files are skipped
 MAX_ARCHIVE_BYTES = 200 << 20     # what we agree to write at all, for one submission
@@ -43,21 +45,25 @@ ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.
                       errno.EMFILE, errno.ENFILE}
 
 
+@dataclass(eq=False, repr=False)  # eq=False: two entries are never one, even if alike
 class Submission:
     """One entry of the folder. `id` is always safe to name a folder by;
-    `name` is the entry's name as printable text; `path` opens it (bytes
-    where the name is not UTF-8); `kind` is None for an entry that cannot
-    be graded, and then `error` says why."""
-    def __init__(self, sid, path, kind, name=None, error=None):
-        self.id = sid
-        self.path = path
-        self.kind = kind          # "folder", "zip", "tar", "tar.gz", "tar.bz2", "tar.xz" or None
-        self.name = name if name is not None else _printable(os.fsencode(os.path.basename(path)))
-        self.error = error        # for the gradebook: why this entry is not graded
-        self.too_large = []       # files unpack() skipped for their size (relative paths)
+    `name` is the entry's name as printable text (from `path` when not
+    given); `path` opens it (bytes where the name is not UTF-8); `kind` is
+    None for an entry that cannot be graded, and then `error` says why."""
+    id: str
+    path: Union[str, bytes]
+    kind: Optional[str]       # "folder", "zip", "tar", "tar.gz", "tar.bz2", "tar.xz" or None
+    name: Optional[str] = None
+    error: Optional[str] = None  # for the gradebook: why this entry is not graded
+    too_large: List[str] = field(default_factory=list)  # files unpack() skipped for their size
+
+    def __post_init__(self):
+        if self.name is None:
+            self.name = _printable(os.fsencode(os.path.basename(self.path)))
 
     def __repr__(self):
-        return "Submission(%s, %s)" % (self.id, self.kind)
+        return f"Submission({self.id}, {self.kind})"
 
 
 class Rejected(Exception):
@@ -106,8 +112,8 @@ def _printable(raw):
             out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[c])
         else:
             code = ord(c)
-            out.append("\\x%02x" % code if code < 0x100 else
-                       "\\u%04x" % code if code < 0x10000 else "\\U%08x" % code)
+            out.append(f"\\x{code:02x}" if code < 0x100 else
+                       f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
     text = "".join(out)
     return text if len(text) <= 300 else text[:300] + "..."
 
@@ -121,7 +127,7 @@ def _check_id(stem):
     if not sid:
         return None, "it is empty"
     if len(stem) > MAX_ID_BYTES:
-        return None, "it is longer than %d bytes" % MAX_ID_BYTES
+        return None, f"it is longer than {MAX_ID_BYTES} bytes"
     if not sid.isprintable():
         return None, "it holds a control or other non-printable character"
     return sid, None
@@ -132,7 +138,7 @@ def _entry(folder, raw, notes):
     dot-entry (noted, never graded)."""
     name = _printable(raw)
     if raw.startswith(b"."):
-        notes.append("skipped %s: a dot-entry (hidden file or folder) is not graded" % name)
+        notes.append(f"skipped {name}: a dot-entry (hidden file or folder) is not graded")
         return None
     raw_path = os.path.join(os.fsencode(folder), raw)
     stem, kind = split_suffix(raw)
@@ -140,7 +146,7 @@ def _entry(folder, raw, notes):
     try:
         mode = os.lstat(raw_path).st_mode
     except OSError as e:
-        mode, kind, error = 0, None, "the entry cannot be read: %s" % (e.strerror or e)
+        mode, kind, error = 0, None, f"the entry cannot be read: {e.strerror or e}"
     if stat.S_ISLNK(mode):
         kind, error = None, ("a symbolic link: not followed (it could point anywhere on this "
                              "machine); hand in the folder or archive itself")
@@ -149,14 +155,14 @@ def _entry(folder, raw, notes):
     elif stat.S_ISREG(mode):
         if kind is None:
             stem = _unsupported_stem(raw)
-            error = "unsupported format: %s (accepted: %s)" % (name, ACCEPTED)
+            error = f"unsupported format: {name} (accepted: {ACCEPTED})"
     elif error is None:
         kind, error = None, "not a regular file or folder"
     sid, why = _check_id(stem)
     if why is not None:
         sid = "invalid-id-" + hashlib.sha256(raw).hexdigest()[:12]
-        error = "the name %s is not a valid id: %s%s" % (name, why, "; " + error if error else "")
-        notes.append("%s is graded as %s: its name is not a valid id (%s)" % (name, sid, why))
+        error = f"the name {name} is not a valid id: {why}{'; ' + error if error else ''}"
+        notes.append(f"{name} is graded as {sid}: its name is not a valid id ({why})")
         return Submission(sid, raw_path, kind, name, error)
     return Submission(sid, os.fsdecode(raw_path), kind, name, error)
 
@@ -175,8 +181,9 @@ def discover(folder):
         if sub.id in found:
             names[sub.id].append(sub.name)
             listed = names[sub.id]
-            found[sub.id].error = "%s entries for this id (%s and %s)" % (
-                "two" if len(listed) == 2 else len(listed), ", ".join(listed[:-1]), listed[-1])
+            count = "two" if len(listed) == 2 else len(listed)
+            found[sub.id].error = (f"{count} entries for this id ({', '.join(listed[:-1])} and "
+                                   f"{listed[-1]})")
             continue
         found[sub.id], names[sub.id] = sub, [sub.name]
     return [found[k] for k in sorted(found)], notes
@@ -191,10 +198,10 @@ def _safe_relative(name):
     parts = []
     name = name.replace("\\", "/")
     if name.startswith("/"):
-        raise Rejected("the archive holds an unsafe path: %r" % name[:200])
+        raise Rejected(f"the archive holds an unsafe path: {name[:200]!r}")
     for part in name.split("/"):
         if part == "..":
-            raise Rejected("the archive holds an unsafe path: %r" % name[:200])
+            raise Rejected(f"the archive holds an unsafe path: {name[:200]!r}")
         if part not in ("", "."):
             parts.append(part)
     return "/".join(parts)
@@ -209,8 +216,8 @@ class _Output:
     def write(self, rel, data):
         self.written += len(data)
         if self.written > MAX_ARCHIVE_BYTES:
-            raise Rejected("the submission holds more than %d MiB of files (of at most %d MiB "
-                           "each)" % (MAX_ARCHIVE_BYTES >> 20, MAX_FILE_BYTES >> 20))
+            raise Rejected(f"the submission holds more than {MAX_ARCHIVE_BYTES >> 20} MiB of files "
+                           f"(of at most {MAX_FILE_BYTES >> 20} MiB each)")
         dest = os.path.join(self.into, *rel.split("/"))
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, "wb") as out:
@@ -224,11 +231,11 @@ def unpack(sub, into):
     Rejected (its message for the gradebook); only a failure of this
     machine (disk full) passes through as it is."""
     if sub.error or sub.kind is None:
-        raise Rejected(sub.error or "unsupported format (accepted: %s)" % ACCEPTED)
+        raise Rejected(sub.error or f"unsupported format (accepted: {ACCEPTED})")
     os.makedirs(into, exist_ok=True)
     sub.too_large = []
     what = "folder" if sub.kind == "folder" else "zip" if sub.kind == "zip" else \
-        "%s archive" % sub.kind
+        f"{sub.kind} archive"
     try:
         if sub.kind == "folder":
             _copy_folder(sub, _Output(into))
@@ -249,7 +256,7 @@ def unpack(sub, into):
 
 def _unreadable(what, e):
     detail = str(e) or type(e).__name__
-    return ("the %s cannot be unpacked (damaged?): %s" % (what, detail))[:300]
+    return f"the {what} cannot be unpacked (damaged?): {detail}"[:300]
 
 
 def _copy_folder(sub, output):
@@ -260,7 +267,7 @@ def _copy_folder(sub, output):
         dirs.sort()
         count += len(dirs) + len(files)
         if count > MAX_MEMBERS:
-            raise Rejected("the folder holds more than %d files" % MAX_MEMBERS)
+            raise Rejected(f"the folder holds more than {MAX_MEMBERS} files")
         for f in sorted(files):
             path = os.path.join(folder, f)
             rel = os.fsdecode(os.path.relpath(path, src)).replace(os.sep, "/")
@@ -293,7 +300,7 @@ def _unzip(sub, output):
     with zipfile.ZipFile(sub.path) as z:
         members = z.infolist()
         if len(members) > MAX_MEMBERS:
-            raise Rejected("the zip holds more than %d files" % MAX_MEMBERS)
+            raise Rejected(f"the zip holds more than {MAX_MEMBERS} files")
         for m in members:
             rel = _safe_relative(m.filename)
             mode = (m.external_attr >> 16) & 0o170000
@@ -326,13 +333,13 @@ class _TarStream:
         if not self.counting:  # a kept file's bytes: read by our own bounded request
             return self.raw.read(n)
         if n is None or n < 0 or n > MAX_ONE_READ:
-            raise Rejected("the archive holds a header that claims %s bytes (damaged?)"
-                           % ("all the" if n is None or n < 0 else n))
+            claim = "all the" if n is None or n < 0 else n
+            raise Rejected(f"the archive holds a header that claims {claim} bytes (damaged?)")
         data = self.raw.read(n)
         self.header_bytes += len(data)
         if self.header_bytes > MAX_HEADER_BYTES:
-            raise Rejected("the archive's headers are over %d MiB (damaged?)"
-                           % (MAX_HEADER_BYTES >> 20))
+            raise Rejected(f"the archive's headers are over {MAX_HEADER_BYTES >> 20} MiB "
+                           "(damaged?)")
         return data
 
     def seek(self, offset, whence=os.SEEK_SET):
@@ -342,8 +349,7 @@ class _TarStream:
         if self.compressed:  # forward: decompress the gap; backward: from the start
             self.skipped += offset - here if offset >= here else offset
             if self.skipped > MAX_SKIPPED_BYTES:
-                raise Rejected("the archive unpacks to more than %d MiB"
-                               % (MAX_SKIPPED_BYTES >> 20))
+                raise Rejected(f"the archive unpacks to more than {MAX_SKIPPED_BYTES >> 20} MiB")
         return self.raw.seek(offset)
 
     def tell(self):
@@ -376,7 +382,7 @@ def _untar(sub, output):
         for m in t:
             count += 1
             if count > MAX_MEMBERS:
-                raise Rejected("the archive holds more than %d files" % MAX_MEMBERS)
+                raise Rejected(f"the archive holds more than {MAX_MEMBERS} files")
             if m.size < 0:
                 raise Rejected("the archive holds a member of negative size (damaged?)")
             rel = _safe_relative(m.name)

@@ -100,14 +100,14 @@ def _run_nm(path, nm, dynamic):
         proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               env=dict(os.environ, LC_ALL="C"))
     except OSError as e:
-        raise SymbolError("cannot run %s: %s" % (nm, e))
+        raise SymbolError(f"cannot run {nm}: {e}")
     err = proc.stderr.decode(errors="replace")
     if proc.returncode != 0:
         # Archive members and stripped libraries without symbols are only
         # warnings; anything else (not an object, truncated) is an error.
         real = [l for l in err.splitlines() if l.strip() and "no symbols" not in l]
         if real:
-            raise SymbolError("%s failed on %s: %s" % (nm, path, " ".join(real)[:500]))
+            raise SymbolError(f"{nm} failed on {path}: {' '.join(real)[:500]}")
     return proc.stdout.decode(errors="replace")
 
 
@@ -160,7 +160,7 @@ def _members(path, nm="nm", cache=True):
             return hit
     kind = _file_kind(path)
     if kind not in ("archive", "shared", "object"):
-        raise SymbolError("%s is not an object, archive or shared library" % path)
+        raise SymbolError(f"{path} is not an object, archive or shared library")
     members = _parse_nm(path, _run_nm(path, nm, kind == "shared"))
     if kind == "shared":
         # Version nodes (GLIBC_2.2.5 A) are not symbols anyone links to.
@@ -327,13 +327,13 @@ def describe(finding):
     """One line for a log or a student's report."""
     owner = finding["owner"]
     if finding.get("member"):
-        owner += "(%s)" % finding["member"]
+        owner += f"({finding['member']})"
     name = finding["demangled"]
     if name != finding["symbol"]:
-        name += " [%s]" % finding["symbol"]
+        name += f" [{finding['symbol']}]"
     if finding["kind"] == WEAK_REFERENCE:
-        return "%s: weak reference to %s, defined by %s" % (finding["object"], name, owner)
-    return "%s: %s %s, also defined by %s" % (finding["object"], finding["kind"], name, owner)
+        return f"{finding['object']}: weak reference to {name}, defined by {owner}"
+    return f"{finding['object']}: {finding['kind']} {name}, also defined by {owner}"
 
 
 # ---------------------------------------------------------------- link lines
@@ -389,9 +389,9 @@ def _find_library(name, dirs, static):
     if name.startswith(":"):
         candidates = [name[1:]]
     elif static:
-        candidates = ["lib%s.a" % name]
+        candidates = [f"lib{name}.a"]
     else:
-        candidates = ["lib%s.so" % name, "lib%s.a" % name]
+        candidates = [f"lib{name}.so", f"lib{name}.a"]
     for d in dirs:
         for c in candidates:
             p = os.path.join(d, c)
@@ -614,7 +614,7 @@ def main(argv=None):
         return 2
     for s in students:
         if not os.path.isfile(s):
-            print("symbols: no such student file: %s" % s, file=sys.stderr)
+            print(f"symbols: no such student file: {s}", file=sys.stderr)
             return 2
     # The student's own archive, when it is on the link line, is the
     # student's code, not something it could collide with.
@@ -624,10 +624,10 @@ def main(argv=None):
         inputs = link_inputs_from_argv(link, cwd, exclude=exclude, missing=missing)
         found = collisions(students, inputs, nm=nm)
     except (SymbolError, OSError) as e:
-        print("symbols: %s" % e, file=sys.stderr)
+        print(f"symbols: {e}", file=sys.stderr)
         return 2
     for m in missing:
-        print("symbols: warning: link input not found, not checked: %s" % m, file=sys.stderr)
+        print(f"symbols: warning: link input not found, not checked: {m}", file=sys.stderr)
     for f in found:
         print(describe(f))
     return 1 if found else 0

@@ -18,7 +18,7 @@ def tasks_of_uid(uid):
         if not entry.isdigit():
             continue
         try:
-            with open("/proc/%s/status" % entry) as f:
+            with open(f"/proc/{entry}/status") as f:
                 status = f.read()
         except OSError:
             continue  # ended while we looked

@@ -122,15 +122,13 @@ def line_diff(skel, sol, skel_rel, sol_rel):
         if tag == "equal":
             continue
         for i in range(i1, i2):
-            out.append("    %-*s - %s" % (width, "%s:%d" % (skel_rel, skel.first + i), a[i]))
+            out.append(f"    {f'{skel_rel}:{skel.first + i}':<{width}} - {a[i]}")
         if i1 == i2:
-            out.append("    %-*s   (no such line, before line %d)"
-                       % (width, skel_rel, skel.first + i1))
+            out.append(f"    {skel_rel:<{width}}   (no such line, before line {skel.first + i1})")
         for j in range(j1, j2):
-            out.append("    %-*s + %s" % (width, "%s:%d" % (sol_rel, sol.first + j), b[j]))
+            out.append(f"    {f'{sol_rel}:{sol.first + j}':<{width}} + {b[j]}")
         if j1 == j2:
-            out.append("    %-*s   (no such line, before line %d)"
-                       % (width, sol_rel, sol.first + j1))
+            out.append(f"    {sol_rel:<{width}}   (no such line, before line {sol.first + j1})")
     return out
 
 
@@ -158,10 +156,9 @@ def compare(number, skel_rel, skel_text, sol_rel, sol_text):
             missing.append(piece)
             continue
         used.add(elsewhere)
-        messages.append("lab %d, %s: the given `%s` (%s:%d) stands at %s:%d, out of the "
-                        "skeleton's order: move it back"
-                        % (number, name, piece.label(), skel_rel, piece.first, sol_rel,
-                           theirs[elsewhere].first))
+        messages.append(f"lab {number}, {name}: the given `{piece.label()}` "
+                        f"({skel_rel}:{piece.first}) stands at {sol_rel}:"
+                        f"{theirs[elsewhere].first}, out of the skeleton's order: move it back")
     for piece in missing:
         # The solution's closest piece of its own, to show what differs.
         best, score = None, 0.0
@@ -175,26 +172,25 @@ def compare(number, skel_rel, skel_text, sol_rel, sol_text):
         if best is not None and score >= 0.6:
             used.add(best)
             other = theirs[best]
-            messages.append("lab %d, %s: the given `%s` differs between %s:%d and %s:%d; make "
-                            "the fix on the side that lacks it:"
-                            % (number, name, piece.label(), skel_rel, piece.first, sol_rel,
-                               other.first))
+            messages.append(f"lab {number}, {name}: the given `{piece.label()}` differs between "
+                            f"{skel_rel}:{piece.first} and {sol_rel}:{other.first}; make the fix "
+                            "on the side that lacks it:")
             messages += line_diff(piece, other, skel_rel, sol_rel)
         else:
-            messages.append("lab %d, %s: the given `%s` (%s:%d-%d) is not in %s:"
-                            % (number, name, piece.label(), skel_rel, piece.first,
-                               piece.first + len(piece.lines) - 1, sol_rel))
+            messages.append(f"lab {number}, {name}: the given `{piece.label()}` "
+                            f"({skel_rel}:{piece.first}-{piece.first + len(piece.lines) - 1}) "
+                            f"is not in {sol_rel}:")
             for i, line in enumerate(piece.lines[:SHOWN]):
-                messages.append("    %s:%d - %s" % (skel_rel, piece.first + i, line))
+                messages.append(f"    {skel_rel}:{piece.first + i} - {line}")
             if len(piece.lines) > SHOWN:
-                messages.append("    ... %d more lines" % (len(piece.lines) - SHOWN))
+                messages.append(f"    ... {len(piece.lines) - SHOWN} more lines")
     return messages, sum(len(p.lines) for p in given)
 
 
 def check(root, out=sys.stdout):
     if not os.path.isdir(os.path.join(root, "solutions")):
-        print("check_given_code: no solutions/ under %s (a student copy has none): nothing to "
-              "compare" % root, file=out)
+        print(f"check_given_code: no solutions/ under {root} (a student copy has none): "
+              "nothing to compare", file=out)
         return 1
     labs = labs_of(root)
     messages, files, lines = [], 0, 0
@@ -205,9 +201,9 @@ def check(root, out=sys.stdout):
             skel_rel = os.path.relpath(path, root).replace(os.sep, "/")
             sol_rel = "solutions/" + skel_rel[len("labs/"):]
             if not os.path.isfile(os.path.join(root, sol_rel)):
-                messages.append("lab %d, %s: no %s (a skeleton file needs its solution of the "
-                                "same name, docs/design.md section 6)"
-                                % (number, os.path.basename(path), sol_rel))
+                messages.append(f"lab {number}, {os.path.basename(path)}: no {sol_rel} (a "
+                                "skeleton file needs its solution of the same name, "
+                                "docs/design.md section 6)")
                 continue
             with open(path, encoding="utf-8") as f:
                 skel_text = f.read()
@@ -221,11 +217,11 @@ def check(root, out=sys.stdout):
         print(message, file=out)
     differences = sum(1 for m in messages if m.startswith("lab "))
     if differences:
-        print("check_given_code: %d difference%s in the given code of the skeletons and the "
-              "solutions" % (differences, "" if differences == 1 else "s"), file=out)
+        print(f"check_given_code: {differences} difference{'' if differences == 1 else 's'} in "
+              "the given code of the skeletons and the solutions", file=out)
         return 1
-    print("check_given_code: %d labs, %d files: the given code (%d lines) is the same in each "
-          "skeleton and its solution" % (len(labs), files, lines), file=out)
+    print(f"check_given_code: {len(labs)} labs, {files} files: the given code ({lines} lines) "
+          "is the same in each skeleton and its solution", file=out)
     return 0
 
 
@@ -328,10 +324,10 @@ def self_test():
         missing = [w if isinstance(w, str) else w.pattern for w in wanted
                    if (w not in output if isinstance(w, str) else not w.search(output))]
         if rc != rc_wanted or missing:
-            failures.append("%s: exit %d (wanted %d), missing %r in:\n%s"
-                            % (what, rc, rc_wanted, missing, output))
+            failures.append(f"{what}: exit {rc} (wanted {rc_wanted}), missing {missing!r} "
+                            f"in:\n{output}")
         else:
-            print("ok: %s (exit %d)" % (what, rc))
+            print(f"ok: {what} (exit {rc})")
 
     def edit(text, old, new):
         assert text.count(old) == 1, old
@@ -341,7 +337,7 @@ def self_test():
 
     def shown(rel, number, sign, text):
         """A line of a message's diff: file:line, padding, - or +, the line."""
-        return re.compile(re.escape("%s:%d" % (rel, number)) + " +" + re.escape(sign + " " + text))
+        return re.compile(re.escape(f"{rel}:{number}") + " +" + re.escape(sign + " " + text))
 
     message = '        return lab_fail(LAB_ERR_NULL_POINTER, "lab9_run: x is NULL");'
     changed = message.replace("x is NULL", "x is a NULL pointer")
@@ -363,29 +359,29 @@ def self_test():
     expect("a line only the solution's given function has is caught", SKELETON,
            edit(SOLUTION, "    return LAB_OK;\n}\n\n\n", "    LAB_LAUNCH_CHECK();\n"
                 "    return LAB_OK;\n}\n\n\n"), 1, "+     LAB_LAUNCH_CHECK();",
-           "(no such line, before line %d)" % line(SKELETON, "    return LAB_OK;"))
+           f"(no such line, before line {line(SKELETON, '    return LAB_OK;')})")
     expect("a blank line inside a given function is compared", SKELETON,
            edit(SOLUTION, "NULL\");\n\n", "NULL\");\n"), 1, "lab9_run")
+    answer_line = line(SKELETON, "extern \"C\" int lab9_answer")
     expect("a given function missing from the solution is caught", SKELETON,
            edit(SOLUTION, "extern \"C\" int lab9_answer(void) { return 42; }\n", ""), 1,
-           "the given `extern \"C\" int lab9_answer(void) { return 42; }` (%s:%d-%d) is not in"
-           % (SKEL_REL, line(SKELETON, "extern \"C\" int lab9_answer"),
-              line(SKELETON, "extern \"C\" int lab9_answer")))
+           "the given `extern \"C\" int lab9_answer(void) { return 42; }` "
+           f"({SKEL_REL}:{answer_line}-{answer_line}) is not in")
     moved = edit(SOLUTION, '#include "lab9.h"\n', "") + '\n#include "lab9.h"\n'
     expect("given code out of the skeleton's order is caught", SKELETON, moved, 1,
-           "the given `#include \"lab9.h\"` (%s:%d) stands at %s:%d, out of the skeleton's order"
-           % (SKEL_REL, line(SKELETON, "#include"), SOL_REL, line(moved, "#include")))
+           f"the given `#include \"lab9.h\"` ({SKEL_REL}:{line(SKELETON, '#include')}) stands at "
+           f"{SOL_REL}:{line(moved, '#include')}, out of the skeleton's order")
     expect("the student's functions (TODO) may differ", edit(SKELETON, "    return 0;\n",
                                                               "    return -1;\n"), SOLUTION, 0)
     expect("a TODO comment alone above its function gives that function to the student",
            edit(SKELETON, "the kernel. */\n", "the kernel. */\n\n"), SOLUTION, 0)
     expect("a skeleton file without its solution is caught", SKELETON, None, 1,
-           "lab 9, made_up.cu: no %s (a skeleton file needs its solution" % SOL_REL)
+           f"lab 9, made_up.cu: no {SOL_REL} (a skeleton file needs its solution")
     for failure in failures:
         print("FAILED " + failure)
-    print("check_given_code --self-test: %s" % ("%d failures" % len(failures) if failures else
-                                                "every difference was caught, the equal pair "
-                                                "passed"))
+    said = (f"{len(failures)} failures" if failures else
+            "every difference was caught, the equal pair passed")
+    print(f"check_given_code --self-test: {said}")
     return 1 if failures else 0
 
 

@@ -68,9 +68,9 @@ def main(argv):
         found = crossings(runner_nm, open(symbols).read(), calls)
         if found:
             bad = 1
-            print("%s holds code of the student's library: %s" % (runner, " ".join(found[:20])))
+            print(f"{runner} holds code of the student's library: {' '.join(found[:20])}")
         else:
-            print("%s: no student code" % runner)
+            print(f"{runner}: no student code")
     return bad
 
 

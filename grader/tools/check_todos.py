@@ -54,8 +54,13 @@ def tid(lab, sub):
     return (int(lab), int(sub))
 
 
+def dotted(todo):
+    """(3, 2) as "3.2"."""
+    return f"{todo[0]}.{todo[1]}"
+
+
 def fmt(todo):
-    return "TODO(%d.%d)" % todo
+    return f"TODO({dotted(todo)})"
 
 
 class Lines:
@@ -307,7 +312,7 @@ def parse_handout_table(path):
                 for todo in sorted(todos):
                     if todo in rows:
                         problems.append((i + 1, todo, "listed twice in the TODO table "
-                                         "(also line %d)" % rows[todo][0]))
+                                         f"(also line {rows[todo][0]})"))
                     rows[todo] = (i + 1, names)
                 i += 1
             continue
@@ -337,19 +342,19 @@ def check_lab(root, folder, strict):
     number = int(re.match(r"lab(\d+)_", os.path.basename(folder)).group(1))
     rel = lambda p: os.path.relpath(p, root)
     say = lambda path, line, todo, what: problems.append(
-        "%s:%s: %s: %s" % (path, line, fmt(todo) if todo else "TODO", what))
+        f"{path}:{line}: {fmt(todo) if todo else 'TODO'}: {what}")
 
-    header_path = os.path.join(folder, "lab%d.h" % number)
+    header_path = os.path.join(folder, f"lab{number}.h")
     sources = sorted(p for p in glob.glob(os.path.join(folder, "*"))
                      if p.endswith(SOURCE_EXTENSIONS))
-    handouts = sorted(glob.glob(os.path.join(root, "handouts", "lab%d-*.md" % number)))
+    handouts = sorted(glob.glob(os.path.join(root, "handouts", f"lab{number}-*.md")))
     if not os.path.isfile(header_path):
-        problems.append("%s: no lab%d.h, the lab's contract" % (rel(folder), number))
+        problems.append(f"{rel(folder)}: no lab{number}.h, the lab's contract")
     if not sources:
-        problems.append("%s: no skeleton source (.cu, .c, .cpp)" % rel(folder))
+        problems.append(f"{rel(folder)}: no skeleton source (.cu, .c, .cpp)")
     if len(handouts) != 1:
-        problems.append("handouts/lab%d-*.md: %d handouts match, expected exactly one"
-                        % (number, len(handouts)))
+        problems.append(f"handouts/lab{number}-*.md: {len(handouts)} handouts match, expected "
+                        "exactly one")
     if problems:
         return problems, notes, 0
     handout = handouts[0]
@@ -360,7 +365,7 @@ def check_lab(root, folder, strict):
     for src in [header] + skeleton:
         for todo, line, _ in src.mentions:
             if todo[0] != number:
-                say(src.rel, line, todo, "names another lab's TODO in lab %d" % number)
+                say(src.rel, line, todo, f"names another lab's TODO in lab {number}")
 
     # The skeleton's TODOs: where each is defined, and in which functions.
     defined = {}  # todo -> [(file, line, function)]
@@ -380,8 +385,8 @@ def check_lab(root, folder, strict):
     # labN.h names only TODOs of the skeleton.
     for todo, line, _ in header.mentions:
         if todo[0] == number and todo not in defined:
-            say(header.rel, line, todo, "is in %s but not in the skeleton (%s)"
-                % (os.path.basename(header.rel), ", ".join(s.rel for s in skeleton)))
+            say(header.rel, line, todo, f"is in {os.path.basename(header.rel)} but not in the "
+                f"skeleton ({', '.join(s.rel for s in skeleton)})")
 
     table, table_problems = parse_handout_table(handout)
     for line, todo, what in table_problems:
@@ -393,9 +398,9 @@ def check_lab(root, folder, strict):
                    "docs/design.md, section 6, item 10): compared the TODOs its text names, "
                    "without the functions")
         if strict:
-            problems.append("%s: %s" % (rel(handout), message))
+            problems.append(f"{rel(handout)}: {message}")
         else:
-            notes.append("note: %s %s" % (rel(handout), message))
+            notes.append(f"note: {rel(handout)} {message}")
     else:
         listed = table
 
@@ -403,8 +408,8 @@ def check_lab(root, folder, strict):
     for todo in sorted(defined):
         if todo not in listed:
             path, line, _ = defined[todo][0]
-            say(path, line, todo, "is in the skeleton but not in %s's TODO %s"
-                % (rel(handout), "table" if table is not None else "mentions"))
+            say(path, line, todo, f"is in the skeleton but not in {rel(handout)}'s TODO "
+                + ("table" if table is not None else "mentions"))
     for todo in sorted(listed):
         if todo not in defined:
             say(rel(handout), listed[todo][0], todo,
@@ -418,28 +423,28 @@ def check_lab(root, folder, strict):
             continue
         for path, line, fn in defined[todo]:
             if fn is None:
-                say(path, line, todo, "sits in no function; the handout's table names %s"
-                    % ", ".join(names))
+                say(path, line, todo, "sits in no function; the handout's table names "
+                    + ", ".join(names))
             elif not matches(fn, names):
-                say(path, line, todo, "sits in %s; the handout's table (line %d) names %s"
-                    % (fn, listed[todo][0], ", ".join(names)))
+                say(path, line, todo, f"sits in {fn}; the handout's table (line "
+                    f"{listed[todo][0]}) names {', '.join(names)}")
         holders = mentioned_in.get(todo, set())
         for w in names:
             targets = [f for f in known if matches(f, [w])]
             if targets and not any(f in holders for f in targets):
                 say(rel(handout), listed[todo][0], todo,
-                    "the table names %s, but no mention of %s sits in %s in the skeleton"
-                    % (w, fmt(todo), " or ".join(sorted(targets))))
+                    f"the table names {w}, but no mention of {fmt(todo)} sits in "
+                    f"{' or '.join(sorted(targets))} in the skeleton")
     skeleton_names = set().union(*(s.defined_names for s in skeleton))
     for todo, line, fn in header.definitions:
         sits_in = {f for _, _, f in defined.get(todo, [])}
         if todo in defined and fn in skeleton_names and fn not in sits_in:
-            say(header.rel, line, todo, "comes before the declaration of %s, but the "
-                "skeleton's %s sits in %s" % (fn, fmt(todo), ", ".join(sorted(f or "no function"
-                                                                          for f in sits_in))))
+            places = ", ".join(sorted(f or "no function" for f in sits_in))
+            say(header.rel, line, todo, f"comes before the declaration of {fn}, but the "
+                f"skeleton's {fmt(todo)} sits in {places}")
         if todo in listed and listed[todo][1] and fn and not matches(fn, listed[todo][1]):
-            say(header.rel, line, todo, "comes before the declaration of %s; the handout's "
-                "table (line %d) names %s" % (fn, listed[todo][0], ", ".join(listed[todo][1])))
+            say(header.rel, line, todo, f"comes before the declaration of {fn}; the handout's "
+                f"table (line {listed[todo][0]}) names {', '.join(listed[todo][1])}")
     return problems, notes, len(defined)
 
 
@@ -452,7 +457,7 @@ def labs_of(root):
 def check(root, strict=False, verbose=False, out=sys.stdout):
     labs = labs_of(root)
     if not labs:
-        print("check_todos: no labs/lab*_*/ folder under %s" % root, file=out)
+        print(f"check_todos: no labs/lab*_*/ folder under {root}", file=out)
         return 1
     problems, total = [], 0
     for folder in labs:
@@ -462,16 +467,16 @@ def check(root, strict=False, verbose=False, out=sys.stdout):
         for note in notes:
             print(note, file=out)
         if verbose:
-            print("%s: %d TODOs, %d mismatches" % (os.path.basename(folder), count, len(found)),
+            print(f"{os.path.basename(folder)}: {count} TODOs, {len(found)} mismatches",
                   file=out)
     for line in problems:
         print(line, file=out)
     if problems:
-        print("check_todos: %d mismatches between labN.h, the skeletons and the handouts' "
-              "TODO tables" % len(problems), file=out)
+        print(f"check_todos: {len(problems)} mismatches between labN.h, the skeletons and the "
+              "handouts' TODO tables", file=out)
         return 1
-    print("check_todos: %d labs, %d TODOs: every labN.h, skeleton and handout TODO table agree"
-          % (len(labs), total), file=out)
+    print(f"check_todos: {len(labs)} labs, {total} TODOs: every labN.h, skeleton and handout "
+          "TODO table agree", file=out)
     return 0
 
 
@@ -484,7 +489,7 @@ def self_test(root):
 
     labs = labs_of(root)
     if not labs:
-        print("check_todos --self-test: no labs under %s" % root)
+        print(f"check_todos --self-test: no labs under {root}")
         return 1
     failures, caught = [], 0
 
@@ -510,18 +515,18 @@ def self_test(root):
             f.write("\n".join(text))
 
     def number_re(todo):
-        return r"(?<![\d.])%d\.%d(?![\d])" % todo
+        return rf"(?<![\d.]){todo[0]}\.{todo[1]}(?![\d])"
 
     def expect(name, tmp, must_contain):
         nonlocal caught
         rc, output = run(tmp)
         shutil.rmtree(tmp, ignore_errors=True)
         if rc != 1 or must_contain not in output:
-            failures.append("%s: not caught (exit %d, wanted a line with %r):\n%s"
-                            % (name, rc, must_contain, output))
+            failures.append(f"{name}: not caught (exit {rc}, wanted a line with "
+                            f"{must_contain!r}):\n{output}")
         else:
             caught += 1
-            print("caught: %s" % name)
+            print(f"caught: {name}")
 
     tmp = fresh()
     rc, output = run(tmp)
@@ -533,9 +538,9 @@ def self_test(root):
     for folder in labs:
         base = os.path.basename(folder)
         number = int(re.match(r"lab(\d+)_", base).group(1))
-        handout = sorted(glob.glob(os.path.join(root, "handouts", "lab%d-*.md" % number)))[0]
+        handout = sorted(glob.glob(os.path.join(root, "handouts", f"lab{number}-*.md")))[0]
         rel_handout = os.path.relpath(handout, root)
-        rel_header = os.path.join("labs", base, "lab%d.h" % number)
+        rel_header = os.path.join("labs", base, f"lab{number}.h")
         rel_skel = [os.path.join("labs", base, os.path.basename(p))
                     for p in sorted(glob.glob(os.path.join(folder, "*")))
                     if p.endswith(SOURCE_EXTENSIONS)][0]
@@ -550,9 +555,8 @@ def self_test(root):
         # 1. The skeleton's last TODO comment renumbered to a free number.
         todo, line, _ = skel.definitions[-1]
         tmp = fresh()
-        rewrite(tmp, rel_skel, line, number_re(todo), "%d.%d" % unused)
-        expect("%s:%d %s renumbered %s" % (rel_skel, line, fmt(todo), fmt(unused)), tmp,
-               fmt(unused))
+        rewrite(tmp, rel_skel, line, number_re(todo), dotted(unused))
+        expect(f"{rel_skel}:{line} {fmt(todo)} renumbered {fmt(unused)}", tmp, fmt(unused))
 
         # 2. A skeleton TODO comment renumbered onto another TODO's number:
         # the two sets may still agree, the functions do not.
@@ -562,9 +566,9 @@ def self_test(root):
                          if t != first and not matches(f or "", table[first][1])), None)
             if move:
                 tmp = fresh()
-                rewrite(tmp, rel_skel, move[1], number_re(move[0]), "%d.%d" % first)
-                expect("%s:%d %s renumbered %s, an existing number"
-                       % (rel_skel, move[1], fmt(move[0]), fmt(first)), tmp, fmt(first))
+                rewrite(tmp, rel_skel, move[1], number_re(move[0]), dotted(first))
+                expect(f"{rel_skel}:{move[1]} {fmt(move[0])} renumbered {fmt(first)}, an "
+                       "existing number", tmp, fmt(first))
 
         # 3. labN.h's first TODO shifted by one (the drift lab 7 once had).
         if header.definitions:
@@ -573,8 +577,8 @@ def self_test(root):
             if fn in {f for t, _, f in skel.definitions if t == shifted}:
                 shifted = unused  # the next TODO sits in the same function
             tmp = fresh()
-            rewrite(tmp, rel_header, line, number_re(todo), "%d.%d" % shifted)
-            expect("%s:%d %s renumbered %s" % (rel_header, line, fmt(todo), fmt(shifted)),
+            rewrite(tmp, rel_header, line, number_re(todo), dotted(shifted))
+            expect(f"{rel_header}:{line} {fmt(todo)} renumbered {fmt(shifted)}",
                    tmp, fmt(shifted))
 
         if not table:
@@ -585,25 +589,24 @@ def self_test(root):
         if pair:
             a, b = pair
             tmp = fresh()
-            rewrite(tmp, rel_handout, table[a][0], number_re(a), "%d.%d" % b)
-            rewrite(tmp, rel_handout, table[b][0], number_re(b), "%d.%d" % a)
-            expect("%s: the rows of %s and %s swapped" % (rel_handout, fmt(a), fmt(b)), tmp,
+            rewrite(tmp, rel_handout, table[a][0], number_re(a), dotted(b))
+            rewrite(tmp, rel_handout, table[b][0], number_re(b), dotted(a))
+            expect(f"{rel_handout}: the rows of {fmt(a)} and {fmt(b)} swapped", tmp,
                    "the handout's table")
 
         # 5. The table's last row dropped.
         last = max(table)
         tmp = fresh()
         rewrite(tmp, rel_handout, table[last][0], r"^.*$", "")
-        expect("%s: the row of %s removed" % (rel_handout, fmt(last)), tmp, fmt(last))
+        expect(f"{rel_handout}: the row of {fmt(last)} removed", tmp, fmt(last))
 
     if failures:
         for failure in failures:
             print("FAILED " + failure)
-        print("check_todos --self-test: %d renumberings went unnoticed, %d caught"
-              % (len(failures), caught))
+        print(f"check_todos --self-test: {len(failures)} renumberings went unnoticed, "
+              f"{caught} caught")
         return 1
-    print("check_todos --self-test: all %d renumberings in %d labs were caught"
-          % (caught, len(labs)))
+    print(f"check_todos --self-test: all {caught} renumberings in {len(labs)} labs were caught")
     return 0
 
 

@@ -47,12 +47,12 @@ def images(fatbins):
     while at + 16 <= len(fatbins) and any(fatbins[at:at + 16]):
         magic, _, header_size, body_size = struct.unpack_from("<IHHQ", fatbins, at)
         if magic != FATBIN_MAGIC:
-            sys.exit("fatbin_images: no fat binary header at byte %d" % at)
+            sys.exit(f"fatbin_images: no fat binary header at byte {at}")
         entry, end = at + header_size, at + header_size + body_size
         while entry < end:
             kind, _, entry_header, payload = struct.unpack_from("<HHII", fatbins, entry)
             sm, = struct.unpack_from("<I", fatbins, entry + 28)
-            yield KINDS.get(kind, "kind%d" % kind), sm
+            yield KINDS.get(kind, f"kind{kind}"), sm
             entry += entry_header + payload
         at = (end + 7) & ~7  # fat binaries are 8-byte aligned in the section
 
@@ -63,9 +63,9 @@ def main():
     with open(sys.argv[1], "rb") as f:
         fatbins = section(f.read(), ".nv_fatbin")
     if fatbins is None:
-        sys.exit("fatbin_images: %s has no .nv_fatbin section" % sys.argv[1])
+        sys.exit(f"fatbin_images: {sys.argv[1]} has no .nv_fatbin section")
     for kind, sm in images(fatbins):
-        print("%s sm_%d" % (kind, sm))
+        print(f"{kind} sm_{sm}")
 
 
 if __name__ == "__main__":

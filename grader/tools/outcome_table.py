@@ -48,7 +48,7 @@ def variant_rows(generated):
             with open(path, encoding="utf-8") as f:
                 results = json.load(f)
         except (OSError, ValueError) as e:
-            rows.append(("variant", variant, test, "unreadable results: %s" % type(e).__name__))
+            rows.append(("variant", variant, test, f"unreadable results: {type(e).__name__}"))
             continue
         found = [t for t in results.get("tests", []) if t.get("name") == test]
         if not found:
@@ -56,7 +56,7 @@ def variant_rows(generated):
             continue
         t = found[0]
         rows.append(("variant", variant, test,
-                     "%s: %s" % (t.get("status"), normalised(t.get("message") or ""))))
+                     f"{t.get('status')}: {normalised(t.get('message') or '')}"))
     return rows
 
 
@@ -120,14 +120,14 @@ def main(argv):
     p.add_argument("--compare", metavar="TABLE")
     args = p.parse_args(argv)
     if not os.path.isdir(args.generated):
-        sys.exit("outcome_table: %s is not a folder (the build's grader/tests/generated)"
-                 % args.generated)
+        sys.exit(f"outcome_table: {args.generated} is not a folder (the build's "
+                 "grader/tests/generated)")
     rows = variant_rows(args.generated)
     if args.fixtures:
         rows += fixture_rows(args.fixtures)
     if not rows:
-        sys.exit("outcome_table: no variant results under %s: run `ctest -L variant` first"
-                 % args.generated)
+        sys.exit(f"outcome_table: no variant results under {args.generated}: run "
+                 "`ctest -L variant` first")
     rows = [tuple(cell.replace("\t", " ") for cell in row) for row in rows]
     if args.compare:
         before = {r[:3]: r[3] for r in read_table(args.compare)}
@@ -136,9 +136,9 @@ def main(argv):
         for key in sorted(set(before) | set(now)):
             if before.get(key) != now.get(key):
                 differ += 1
-                print("%s\n  was: %s\n  now: %s" % (" ".join(key), before.get(key, "(absent)"),
-                                                   now.get(key, "(absent)")))
-        print("%d of %d rows differ" % (differ, len(set(before) | set(now))))
+                print(f"{' '.join(key)}\n  was: {before.get(key, '(absent)')}\n"
+                      f"  now: {now.get(key, '(absent)')}")
+        print(f"{differ} of {len(set(before) | set(now))} rows differ")
         return 1 if differ else 0
     text = "".join("\t".join(r) + "\n" for r in rows)
     if args.output:

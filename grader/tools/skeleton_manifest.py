@@ -97,13 +97,13 @@ def stubs_of(text):
 def generate(root):
     lines = [HEADER]
     for rel in lab_files(root):
-        lines.append("file\t%s\t%s\n" % (sha256(os.path.join(root, rel)), rel))
+        lines.append(f"file\t{sha256(os.path.join(root, rel))}\t{rel}\n")
     for rel in lab_files(root):
         with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
             for entry, message in stubs_of(f.read()):
                 if "\t" in message or "\n" in message:
-                    raise SystemExit("%s: a stub message with a tab or newline: %r" % (rel, message))
-                lines.append("stub\t%s\t%s\t%s\n" % (rel, entry, message))
+                    raise SystemExit(f"{rel}: a stub message with a tab or newline: {message!r}")
+                lines.append(f"stub\t{rel}\t{entry}\t{message}\n")
     return "".join(lines)
 
 
@@ -121,7 +121,7 @@ def read_manifest(path):
             elif fields[0] == "stub" and len(fields) == 4:
                 stubs.setdefault(fields[1], []).append((fields[2], fields[3]))
             else:
-                raise ValueError("%s: a line it cannot read: %r" % (path, line))
+                raise ValueError(f"{path}: a line it cannot read: {line!r}")
     return hashes, stubs
 
 
@@ -140,7 +140,7 @@ def compare(root, out=sys.stdout):
     try:
         hashes, stubs = read_manifest(path)
     except (OSError, ValueError) as e:
-        print("make submit: the files were not compared with the skeletons (%s)." % e, file=out)
+        print(f"make submit: the files were not compared with the skeletons ({e}).", file=out)
         return 0
     present = lab_files(root)
     rows, untouched, pending, missing = [], 0, 0, 0
@@ -163,30 +163,31 @@ def compare(root, out=sys.stdout):
         else:
             state = "changed"
         if stubs.get(rel):
-            state += "; entry points still returning \"not done yet\": %d of %d" % (
-                len(left), len(stubs[rel]))
+            state += f"; entry points still returning \"not done yet\": {len(left)} of " \
+                     f"{len(stubs[rel])}"
             if left:
-                state += " (%s)" % ", ".join("%s, %s" % (entry, todo_of(message))
-                                             for entry, message in left)
+                state += " (" + ", ".join(f"{entry}, {todo_of(message)}"
+                                          for entry, message in left) + ")"
         rows.append((rel, name, state))
     width = max([len(r[1]) for r in rows] + [4])
-    print("Compared with the skeletons as handed out (%s):" % MANIFEST, file=out)
+    print(f"Compared with the skeletons as handed out ({MANIFEST}):", file=out)
     for rel, name, state in rows:
-        print("  lab %-2d %-*s  %s" % (lab_number(rel), width, name, state), file=out)
+        print(f"  lab {lab_number(rel):<2d} {name:<{width}}  {state}", file=out)
     if untouched or pending or missing:
         said = []
         if missing:
-            said.append("%d lab file%s missing" % (missing, " is" if missing == 1 else "s are"))
+            said.append(f"{missing} lab file{' is' if missing == 1 else 's are'} missing")
         if untouched:
-            said.append("%d lab file%s %s still the skeleton" % (
-                untouched, "" if untouched == 1 else "s", "is" if untouched == 1 else "are"))
+            one = untouched == 1
+            said.append(f"{untouched} lab file{'' if one else 's'} {'is' if one else 'are'} "
+                        "still the skeleton")
         if pending:
-            said.append("%d entry point%s still return%s the skeleton's \"TODO(...) is not "
-                        "done yet\" status" % (pending, "" if pending == 1 else "s",
-                                                "s" if pending == 1 else ""))
-        print("warning: %s. The archive was written anyway: hand it in only if that is what "
-              "you mean to submit." % (", ".join(said[:-1]) + " and " + said[-1]
-                                       if len(said) > 1 else said[0]), file=out)
+            one = pending == 1
+            said.append(f"{pending} entry point{'' if one else 's'} still return{'s' if one else ''} "
+                        "the skeleton's \"TODO(...) is not done yet\" status")
+        listed = ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
+        print(f"warning: {listed}. The archive was written anyway: hand it in only if that is "
+              "what you mean to submit.", file=out)
     return 0
 
 
@@ -208,11 +209,11 @@ def self_test(root):
         def expect(what, text, *wanted):
             for w in wanted:
                 if not re.search(w, text, re.M):
-                    failures.append("%s: no match for %r in:\n%s" % (what, w, text))
+                    failures.append(f"{what}: no match for {w!r} in:\n{text}")
 
         files = sorted(hashes)
-        expect("untouched", report(), r"^warning: %d lab files are still the skeleton and %d "
-               r"entry points still return" % (len(files), sum(map(len, stubs.values()))))
+        expect("untouched", report(), rf"^warning: {len(files)} lab files are still the skeleton "
+               rf"and {sum(map(len, stubs.values()))} entry points still return")
         # A file with stubs: its first stub solved, its TODO comments kept,
         # the stub's old line commented out (comments are not counted).
         rel = sorted(stubs)[0]
@@ -220,20 +221,20 @@ def self_test(root):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         message = stubs[rel][0][1]
-        at = text.index('"%s' % message.split(" ")[0])
+        at = text.index('"' + message.split(" ")[0])
         line_start = text.rindex("\n", 0, at) + 1
         text = text[:line_start] + "    return LAB_OK; // " + text[line_start:]
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         name = rel.split("/")[-1]
         expect("one stub solved", report(),
-               r"^  lab \d+ +%s +changed; entry points still returning \"not done yet\": %d of %d"
-               % (re.escape(name), len(stubs[rel]) - 1, len(stubs[rel])))
+               rf"^  lab \d+ +{re.escape(name)} +changed; entry points still returning "
+               rf"\"not done yet\": {len(stubs[rel]) - 1} of {len(stubs[rel])}")
         # Whitespace only is a change, but the stubs left are still counted.
         other = [r for r in files if r != rel][0]
         with open(os.path.join(tmp, other), "a", encoding="utf-8") as f:
             f.write("\n")
-        expect("whitespace", report(), r"^  lab \d+ +%s +changed" % re.escape(other.split("/")[-1]))
+        expect("whitespace", report(), rf"^  lab \d+ +{re.escape(other.split('/')[-1])} +changed")
         # A file deleted, one added.
         os.remove(os.path.join(tmp, files[-1]))
         with open(os.path.join(os.path.dirname(os.path.join(tmp, files[0])), "extra.cu"), "w") as f:
@@ -245,8 +246,8 @@ def self_test(root):
             failures.append("a skeleton edited without make skeleton-manifest was not noticed")
     for failure in failures:
         print("FAILED " + failure)
-    print("skeleton_manifest --self-test: %s" % ("%d failures" % len(failures) if failures
-                                                 else "every edit was reported as it should be"))
+    said = f"{len(failures)} failures" if failures else "every edit was reported as it should be"
+    print(f"skeleton_manifest --self-test: {said}")
     return 1 if failures else 0
 
 
@@ -272,19 +273,19 @@ def main(argv):
         with open(tmp, "w", encoding="utf-8", newline="\n") as f:
             f.write(fresh)
         os.replace(tmp, path)
-        print("skeleton_manifest: wrote %s (%d files, %d stubs)"
-              % (MANIFEST, fresh.count("\nfile\t"), fresh.count("\nstub\t")))
+        files, stubs = fresh.count("\nfile\t"), fresh.count("\nstub\t")
+        print(f"skeleton_manifest: wrote {MANIFEST} ({files} files, {stubs} stubs)")
         return 0
     try:
         with open(path, encoding="utf-8") as f:
             committed = f.read()
     except OSError as e:
-        print("skeleton_manifest: %s: %s; run make skeleton-manifest" % (MANIFEST, e.strerror))
+        print(f"skeleton_manifest: {MANIFEST}: {e.strerror}; run make skeleton-manifest")
         return 1
     if committed != fresh:
-        print("skeleton_manifest: %s does not match the skeletons in labs/ (make submit would "
-              "call an untouched skeleton changed, or miss a stub); run make skeleton-manifest "
-              "and commit it. Differences:" % MANIFEST)
+        print(f"skeleton_manifest: {MANIFEST} does not match the skeletons in labs/ (make submit "
+              "would call an untouched skeleton changed, or miss a stub); run make "
+              "skeleton-manifest and commit it. Differences:")
         new_lines = set(fresh.splitlines()) - set(committed.splitlines())
         gone_lines = set(committed.splitlines()) - set(fresh.splitlines())
         for line in sorted(gone_lines):
@@ -292,8 +293,8 @@ def main(argv):
         for line in sorted(new_lines):
             print("  + " + line.replace("\t", " "))
         return 1
-    print("skeleton_manifest: %s matches labs/ (%d files, %d stubs)"
-          % (MANIFEST, fresh.count("\nfile\t"), fresh.count("\nstub\t")))
+    files, stubs = fresh.count("\nfile\t"), fresh.count("\nstub\t")
+    print(f"skeleton_manifest: {MANIFEST} matches labs/ ({files} files, {stubs} stubs)")
     return 0
 
 

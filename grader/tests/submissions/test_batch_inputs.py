@@ -369,14 +369,14 @@ class ReviewSpeedTest(unittest.TestCase):
         flags = review.flags_for_file("labs/x.cu", text, "")
         took = time.monotonic() - start
         self.assertLess(took, self.LIMIT_S, "%.2f s" % took)
-        self.assertLessEqual(max((len(f["excerpt"]) for f in flags), default=0), 160)
+        self.assertLessEqual(max((len(f.excerpt) for f in flags), default=0), 160)
         return flags
 
     def test_one_mib_single_line(self):
         unit = 'exit(1); "a\\" /* x fopen(f) \'q 1\'0 #include "grader/x 7 passed, 1 failed '
         text = (unit * ((1 << 20) // len(unit) + 1))[:1 << 20]
         flags = self.review(text)
-        names = [f["flag"] for f in flags]
+        names = [f.flag for f in flags]
         self.assertEqual(names[0], review.CUT_FLAG)
         self.assertIn("process control", names)
         self.assertLess(len(flags), 200)  # counted past MAX_FLAGS_PER_RULE, not listed
@@ -386,10 +386,10 @@ class ReviewSpeedTest(unittest.TestCase):
         text = "".join(line if i % 3 else 'fopen("f");\n' for i in range(100000))
         text = text[:1 << 20]
         flags = self.review(text)
-        first = [f for f in flags if f["flag"] == "file or network call"][0]
-        self.assertEqual((first["line"], first["excerpt"]), (1, 'fopen("f");'))
-        second = [f for f in flags if f["flag"] == "process control"][1]
-        self.assertEqual((second["line"], second["excerpt"]), (3, "exit(0); // c"))
+        first = [f for f in flags if f.flag == "file or network call"][0]
+        self.assertEqual((first.line, first.excerpt), (1, 'fopen("f");'))
+        second = [f for f in flags if f.flag == "process control"][1]
+        self.assertEqual((second.line, second.excerpt), (3, "exit(0); // c"))
 
     def test_pathological_patterns(self):
         for unit in ('"\\', "'\\", "/*", '"', "1", " ", "#include <", "#include \"a", "Score 1",
@@ -399,7 +399,7 @@ class ReviewSpeedTest(unittest.TestCase):
             self.review("\n".join([text[:200]] * 2500))
 
     def test_semantics_kept(self):
-        flags = lambda code: {f["flag"] for f in review.flags_for_file("a.cu", code, "")}  # noqa: E731
+        flags = lambda code: {f.flag for f in review.flags_for_file("a.cu", code, "")}  # noqa: E731
         self.assertEqual(flags("/* exit(1); never closed"), set())
         self.assertEqual(flags('const char *s = "exit(1)";\n'), set())
         self.assertEqual(flags("char c = '\"'; exit(1); // \"\n"), {"process control"})
@@ -408,7 +408,7 @@ class ReviewSpeedTest(unittest.TestCase):
         self.assertEqual(flags("int n = 1'000; exit(1); char c = 'a';"), {"process control"})
         long_line = "int a; " * 200 + "system(\"x\");" + " int b;" * 200
         [flag] = review.flags_for_file("a.cu", long_line, "")
-        self.assertIn("system(", flag["excerpt"])
+        self.assertIn("system(", flag.excerpt)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import unittest
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, outputs, runner, sandbox, score  # noqa: E402
+from batch import batch, outputs, records, runner, sandbox, score  # noqa: E402
 from batch.util import write_json_atomic  # noqa: E402
 
 RUBRIC = {"title": "Lab 9", "tests": [
@@ -44,22 +44,22 @@ class ResultsTest(unittest.TestCase):
                       {"name": "gpu_fast", "status": "pass", "points": 10},
                       {"name": "gpu_extra", "status": "fail", "points": 3})
         rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
-        self.assertEqual(rec["score"], 19)
-        self.assertEqual(rec["bonus"], 0)
+        self.assertEqual(rec.score, 19)
+        self.assertEqual(rec.bonus, 0)
 
     def test_a_failed_gate_costs_what_it_gates_whatever_the_file_says(self):
         raw = results({"name": "cpu_a", "status": "pass"},
                       {"name": "gpu_mechanism", "status": "fail"},
                       {"name": "gpu_fast", "status": "pass", "gated_by": None, "points": 10})
         rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
-        fast = [t for t in rec["tests"] if t["name"] == "gpu_fast"][0]
-        self.assertEqual(fast["score"], 0)
-        self.assertIn("gpu_mechanism failed", fast["output"])
+        fast = [t for t in rec.tests if t.name == "gpu_fast"][0]
+        self.assertEqual(fast.score, 0)
+        self.assertIn("gpu_mechanism failed", fast.output)
 
     def test_a_missing_gate_credits_nothing(self):
         raw = results({"name": "gpu_fast", "status": "pass"})
         rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
-        self.assertEqual(rec["score"], 0)
+        self.assertEqual(rec.score, 0)
 
     def test_numbers_must_be_finite(self):
         for bad in (b'{"tests": [{"name": "cpu_a", "status": "pass", "points": 1e999}]}',
@@ -76,7 +76,7 @@ class ResultsTest(unittest.TestCase):
                             ("4", None), (1e12, None)):
             for key in ("seconds", "gpu_wait_s"):
                 raw = results({"name": "cpu_a", "status": "pass", key: value})
-                self.assertEqual(score.read_results(raw)["tests"][0][key], want, value)
+                self.assertEqual(getattr(score.read_results(raw).tests[0], key), want, value)
 
     def test_schema_is_checked(self):
         for bad in (b"", b"[]", b'{"tests": {}}', b'{"tests": [{"status": "pass"}]}',
@@ -94,27 +94,27 @@ class ResultsTest(unittest.TestCase):
         raw = results({"name": "gpu_mechanism", "status": "skip", "skip_reason": "no_gpu",
                        "message": "skipped: no CUDA device on this machine (GPU checks need one)"})
         rec = score.score_lab("lab9", RUBRIC, {}, results=score.read_results(raw))
-        self.assertEqual(rec["no_gpu_points"], 4)
+        self.assertEqual(rec.no_gpu_points, 4)
         # Results of schema 2 have none: readable, and a skip that is only a skip.
         raw = json.dumps({"schema": "cuda-labs-results/2", "tests": [
             {"name": "gpu_mechanism", "status": "skip",
              "message": "skipped: no CUDA device on this machine (GPU checks need one)"}]})
         got = score.read_results(raw.encode())
-        self.assertIsNone(got["tests"][0]["skip_reason"])
-        self.assertEqual(score.score_lab("lab9", RUBRIC, {}, results=got)["no_gpu_points"], 0)
+        self.assertIsNone(got.tests[0].skip_reason)
+        self.assertEqual(score.score_lab("lab9", RUBRIC, {}, results=got).no_gpu_points, 0)
 
     def test_invalid_utf8_is_replaced_not_fatal(self):
         raw = results({"name": "cpu_a", "status": "fail"}).replace(b'"output": ""',
                                                                       b'"output": "caf\xe9 \xe4\xb8"')
         got = score.read_results(raw)
-        self.assertIn("\ufffd", got["tests"][0]["output"])
+        self.assertIn("\ufffd", got.tests[0].output)
 
     def test_unreadable_lab_is_said_in_the_gradebook(self):
         rec = score.score_lab("lab9", RUBRIC, {}, results=None, reason="error: x")
-        rec["problem"] = "results unreadable"
-        student = {"state": "graded", "labs": {"lab9": rec}}
+        rec.problem = "results unreadable"
+        student = records.StudentRecord(id="s", state="graded", labs={"lab9": rec})
         self.assertIn("results unreadable: lab9", outputs.status_text(student, ["lab9"]))
-        rec["problem"] = "time limit"
+        rec.problem = "time limit"
         self.assertIn("time limit: lab9", outputs.status_text(student, ["lab9"]))
 
 
@@ -188,12 +188,11 @@ class CsvTest(unittest.TestCase):
 
     def test_no_cell_starts_a_formula_and_ids_come_back_exact(self):
         with tempfile.TemporaryDirectory() as out:
-            students = {sid: {"id": sid, "state": "graded", "labs": {},
-                              "review": [{"file": "f.cu", "line": 1, "flag": "x",
-                                          "excerpt": "=cmd|' /C calc'!A0"}]}
-                        for sid in self.IDS}
-            outputs.write_class_outputs(out, students, [{"name": "lab1", "possible": 5,
-                                                         "bonus_possible": 0}])
+            students = {sid: records.StudentRecord(
+                id=sid, state="graded",
+                review=[records.ReviewFlag("f.cu", 1, "x", "=cmd|' /C calc'!A0")])
+                for sid in self.IDS}
+            outputs.write_class_outputs(out, students, [records.LabInfo("lab1", "Lab 1", 5, 0)])
             for name in ("gradebook.csv", "review.csv"):
                 with open(os.path.join(out, name), newline="", encoding="utf-8") as f:
                     for row in csv.reader(f):
@@ -225,13 +224,13 @@ class BookkeepingTest(unittest.TestCase):
             sub = types.SimpleNamespace(id="s1", name="s1", kind="folder")
             lab1 = score.score_lab("lab1", RUBRIC, {}, results=score.read_results(
                 results({"name": "cpu_a", "status": "pass"})))
-            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab1", "lab.json"), lab1)
+            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab1", "lab.json"), lab1.to_json())
             b.labs = b.course.labs[1:]  # a run with --labs 2 only: lab 1 must stay
             lab2 = score.score_lab("lab2", RUBRIC, {}, state="not_submitted", reason="x")
-            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab2", "lab.json"), lab2)
+            write_json_atomic(os.path.join(outputs.student_dir(out, "s1"), "lab2", "lab.json"), lab2.to_json())
             rec = b.compose_student(sub, {"state": "graded"}, 1.0)
-            self.assertEqual(sorted(rec["labs"]), ["lab1", "lab2"])
-            self.assertEqual(rec["labs"]["lab1"]["score"], 5)
+            self.assertEqual(sorted(rec.labs), ["lab1", "lab2"])
+            self.assertEqual(rec.labs["lab1"].score, 5)
             self.assertTrue(b.is_graded(sub))
             b.labs = b.course.labs + [types.SimpleNamespace(name="lab3")]
             self.assertFalse(b.is_graded(sub), "a lab never graded makes the student not done")
@@ -244,10 +243,10 @@ class BookkeepingTest(unittest.TestCase):
                                                          "bonus_possible": 0}])
         b.record_batch(ids)
         lab1 = score.score_lab("lab1", RUBRIC, {}, state="not_submitted", reason="x")
-        lab1["state"] = "graded"
+        lab1.state = "graded"
         for sid in ids[index::count]:
             write_json_atomic(os.path.join(outputs.student_dir(out, sid), "student.json"),
-                              {"id": sid, "state": "graded", "labs": {"lab1": lab1}})
+                              {"id": sid, "state": "graded", "labs": {"lab1": lab1.to_json()}})
         return out
 
     def test_merge_refuses_an_incomplete_set_of_shards(self):

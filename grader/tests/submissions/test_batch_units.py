@@ -15,7 +15,7 @@ import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, review, runner, sandbox, score, slots, submissions, tasks  # noqa: E402
+from batch import batch, records, review, runner, sandbox, score, slots, submissions, tasks  # noqa: E402,E501
 
 FORK_LOOP = """
 import os, time
@@ -32,6 +32,11 @@ while started < 3000:
 print("started", started)
 open(os.path.join(os.getcwd(), "written"), "w").close()  # by absolute path, as graders write
 """
+
+
+def ran(seconds, gpu_wait_s=None):
+    """A test as score.read_results gives it, with only its times."""
+    return score.ReportedTest("t", "pass", seconds=seconds, gpu_wait_s=gpu_wait_s)
 
 
 class RunnerTest(unittest.TestCase):
@@ -92,21 +97,22 @@ class CurveTest(unittest.TestCase):
         t = {"name": "s", "status": "fail",
              "metrics": {"ratio": {"value": 1.1}, "threshold": {"value": 1.2}}}
         curve = {"s": score.SpeedCurve("ratio", 1.0)}
+        t = score.ReportedTest.from_json(t)
         self.assertEqual(score.speed_partial(t, 8, curve)[0], 4.0)
-        t["metrics"]["ratio"]["value"] = 0.9
+        t.metrics["ratio"].value = 0.9
         self.assertEqual(score.speed_partial(t, 8, curve)[0], 0.0)
-        t["metrics"]["ratio"]["value"] = 1.15  # gated (by the rubric's gate): nothing
+        t.metrics["ratio"].value = 1.15  # gated (by the rubric's gate): nothing
         self.assertEqual(score.speed_partial(t, 8, curve, gated=True)[0], 0.0)
 
     def test_no_gpu_is_never_passed(self):
         rubric = {"tests": [{"name": "g", "group": "gpu", "points": 5, "bonus": False, "gate": None}]}
         res = {"tests": [{"name": "g", "status": "skip", "points": 0, "skip_reason": "no_gpu",
                           "message": "skipped: no CUDA device on this machine (GPU checks need one)"}]}
-        rec = score.score_lab("lab9", rubric, {}, res)
-        t = rec["tests"][0]
-        self.assertEqual((t["status"], t["score"], t["no_gpu"], t["output"]),
+        rec = score.score_lab("lab9", rubric, {}, score.Results.from_json(res))
+        t = rec.tests[0]
+        self.assertEqual((t.status, t.score, t.no_gpu, t.output),
                          ("failed", 0.0, True, score.NO_GPU))
-        self.assertEqual(rec["no_gpu_points"], 5)
+        self.assertEqual(rec.no_gpu_points, 5)
 
     def test_not_gradable_is_out_of_the_total_and_calibration_recorded(self):
         """A ratio the grading GPU's calibration cannot grade earns nothing
@@ -121,15 +127,15 @@ class CurveTest(unittest.TestCase):
                b'{"name": "s", "status": "skip", "skip_reason": "not_gradable", '
                b'"message": "not graded: LAB4_X_MIN cannot be graded on this GPU"}]}')
         rec = score.score_lab("lab9", rubric, {}, score.read_results(raw))
-        self.assertEqual((rec["score"], rec["possible"], rec["not_gradable_points"]), (5.0, 5, 3))
-        self.assertTrue(rec["tests"][1]["not_gradable"])
-        self.assertIn(score.NOT_GRADABLE, rec["tests"][1]["output"])
-        self.assertEqual(rec["calibration"], {"state": "file", "file": "tesla-t4_40sm_15gib.json"})
+        self.assertEqual((rec.score, rec.possible, rec.not_gradable_points), (5.0, 5, 3))
+        self.assertTrue(rec.tests[1].not_gradable)
+        self.assertIn(score.NOT_GRADABLE, rec.tests[1].output)
+        self.assertEqual(rec.calibration, {"state": "file", "file": "tesla-t4_40sm_15gib.json"})
         # A calibration that is not one of the runner's is dropped, not trusted.
         bad = raw.replace(b'"file": "tesla', b'"file": "../tesla')
-        self.assertIsNone(score.read_results(bad)["calibration"])
+        self.assertIsNone(score.read_results(bad).calibration)
         from batch import outputs
-        student = {"state": "graded", "labs": {"lab9": rec}}
+        student = records.StudentRecord(id="s", state="graded", labs={"lab9": rec})
         self.assertIn("3 points not graded on this GPU (calibration tesla-t4_40sm_15gib.json)",
                       outputs.status_text(student, ["lab9"]))
 
@@ -143,9 +149,74 @@ class CurveTest(unittest.TestCase):
                 ("no_gpu", "not graded: the race runner saw no GPU", True)):
             res = {"tests": [{"name": "g", "status": "skip", "skip_reason": reason,
                               "message": message}]}
-            t = score.score_lab("lab9", rubric, {}, res)["tests"][0]
-            self.assertEqual(t["no_gpu"], no_gpu, reason)
-            self.assertEqual(t["output"], score.NO_GPU if no_gpu else "not graded: " + message)
+            t = score.score_lab("lab9", rubric, {}, score.Results.from_json(res)).tests[0]
+            self.assertEqual(t.no_gpu, no_gpu, reason)
+            self.assertEqual(t.output, score.NO_GPU if no_gpu else "not graded: " + message)
+
+
+class RecordsTest(unittest.TestCase):
+    """records.py: lab.json as the dicts wrote it, key for key and in order
+    (instructors' scripts and a resumed batch read it), and read back."""
+    RUBRIC = {"title": "Lab 9", "tests": [
+        {"name": "s", "group": "gpu", "points": 8, "bonus": False, "gate": None,
+         "speed": {"metric": "ratio", "floor": 1.0, "reference": 2.5}},
+        {"name": "b", "group": "cpu", "points": 2, "bonus": True, "gate": None}]}
+
+    def test_a_graded_lab_keeps_its_keys_and_their_order(self):
+        res = score.Results.from_json({
+            "tests": [{"name": "s", "status": "fail", "message": "slow",
+                       "metrics": {"ratio": {"value": 1.5}, "threshold": {"value": 2.0}}},
+                      {"name": "b", "status": "pass", "notes": ""}],
+            "device": "d", "seed": 7, "calibration": None})
+        rec = score.score_lab("lab9", self.RUBRIC, score.curve_from_rubric(self.RUBRIC), res)
+        rec.problem = None
+        rec.symbol_findings = []
+        rec.run = records.RunInfo("exit status 0", 1.0, 0, True, False)
+        rec.seconds = 2.0
+        data = rec.to_json()
+        self.assertEqual(list(data), [
+            "lab", "title", "state", "reason", "score", "possible", "bonus", "bonus_possible",
+            "no_gpu_points", "not_gradable_points", "device", "calibration", "seed", "tests",
+            "problem", "symbol_findings", "run", "seconds"])
+        self.assertEqual(list(data["tests"][0]), [
+            "name", "group", "max_score", "bonus", "score", "status", "no_gpu", "not_gradable",
+            "outcome", "output", "ratio", "threshold", "partial"])
+        self.assertEqual((data["tests"][0]["score"], data["tests"][0]["partial"]), (4.0, True))
+        self.assertNotIn("ratio", data["tests"][1])
+        self.assertEqual(records.LabRecord.from_json(data).to_json(), data)
+
+    def test_a_lab_that_did_not_build_and_an_older_file(self):
+        rec = score.score_lab("lab9", self.RUBRIC, {}, state="build_failed", reason="x")
+        rec.build_errors = "e"
+        rec.symbol_findings = []
+        self.assertEqual(list(rec.to_json())[-2:], ["build_errors", "symbol_findings"])
+        # A file of another version: a missing key takes its default, an
+        # unknown one is kept.
+        old = {"lab": "lab9", "title": "Lab 9", "state": "graded", "reason": "", "score": 1,
+               "possible": 2, "bonus": 0, "bonus_possible": 0, "no_gpu_points": 0,
+               "tests": [{"name": "s", "group": "gpu", "max_score": 2, "bonus": False,
+                          "score": 1, "gated_by": None}], "future": 1}
+        back = records.LabRecord.from_json(old)
+        self.assertEqual((back.not_gradable_points, back.calibration), (0, None))
+        self.assertEqual(back.tests[0].extra, {"gated_by": None})
+        self.assertEqual(back.to_json()["future"], 1)
+        with self.assertRaises(ValueError):
+            records.LabRecord.from_json(None)
+
+    def test_student_json_of_a_graded_student_and_of_an_error_row(self):
+        lab = score.score_lab("lab9", self.RUBRIC, {}, state="not_submitted", reason="x")
+        graded = records.StudentRecord(id="s", entry="s.zip", state="graded", submission="zip",
+                                       course="f", sandbox=True, taken=[], ignored=[],
+                                       labs={"lab9": lab}, seconds=1.0)
+        self.assertEqual(list(graded.to_json()), [
+            "id", "entry", "state", "submission", "course", "sandbox", "taken", "ignored",
+            "labs", "review", "seconds"])
+        error = records.StudentRecord(id="s", entry="s.rar", state="error", error="why",
+                                      submission=None, course="f", labs={"lab9": lab})
+        self.assertEqual(list(error.to_json()), [
+            "id", "entry", "state", "error", "submission", "course", "labs", "review"])
+        batch_json = {"shard": [0, 2], "submissions": "h", "ids": ["a"], "labs": ["lab9"]}
+        self.assertEqual(records.BatchRecord.from_json(batch_json).to_json(), batch_json)
 
 
 class GradedTestsTest(unittest.TestCase):
@@ -195,7 +266,7 @@ class StudentOnOneGpuTest(unittest.TestCase):
     def test_slots_follow_the_labs_work(self):
         b = self.fake_batch(False)
         for lab, seconds in (("lab1", 10.0), ("lab2", 20.0), ("lab3", 30.0)):
-            b.test_slots.record(lab, [{"seconds": seconds / 2}, {"seconds": seconds / 2}])
+            b.test_slots.record(lab, [ran(seconds / 2), ran(seconds / 2)])
         seen = {}
 
         def run_lab(built, gpu, lock, at_once):
@@ -249,38 +320,38 @@ class TestSlotsShareTest(unittest.TestCase):
 
     def test_uniform_until_every_lab_is_measured(self):
         t = slots.TestSlots(3)
-        t.record("lab1", [{"seconds": 5.0}])
+        t.record("lab1", [ran(5.0)])
         self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 3, "lab2": 3})
-        t.record("lab2", [{"seconds": None}])  # no time: no measurement
+        t.record("lab2", [ran(None)])  # no time: no measurement
         self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 3, "lab2": 3})
         self.assertEqual(t.allot(["lab1"]), {"lab1": 3})
 
     def test_median_of_recent_runs(self):
         t = slots.TestSlots(3)
         for seconds in (10.0, 10.0, 1000.0):  # one student's hung test moves nothing
-            t.record("lab1", [{"seconds": seconds}])
-        t.record("lab2", [{"seconds": 20.0}])
+            t.record("lab1", [ran(seconds)])
+        t.record("lab2", [ran(20.0)])
         self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 2, "lab2": 4})
 
     def test_waits_for_the_gpu_are_not_work(self):
         t = slots.TestSlots(3)
-        t.record("lab1", [{"seconds": 10.0, "gpu_wait_s": None}])
+        t.record("lab1", [ran(10.0, None)])
         # 30 s of test time, 20 of them waiting to measure alone: 10 s of work
-        t.record("lab2", [{"seconds": 20.0, "gpu_wait_s": 15.0},
-                          {"seconds": 10.0, "gpu_wait_s": 5.0}])
+        t.record("lab2", [ran(20.0, 15.0),
+                          ran(10.0, 5.0)])
         self.assertEqual(t.allot(["lab1", "lab2"]), {"lab1": 3, "lab2": 3})
-        t.record("lab3", [{"seconds": 1.0, "gpu_wait_s": 9.0}])  # never below nothing
+        t.record("lab3", [ran(1.0, 9.0)])  # never below nothing
         self.assertEqual(t.allot(["lab1", "lab3"]), {"lab1": 3, "lab3": 3})
 
 
 class ReviewTest(unittest.TestCase):
     def test_flags_and_skeleton_calls(self):
         code = '// exit(1) in a comment\nint f() { exit(1); }\nconst char *s = "PASS    x";\n'
-        flags = {f["flag"] for f in review.flags_for_file("a.cu", code, "")}
+        flags = {f.flag for f in review.flags_for_file("a.cu", code, "")}
         self.assertIn("process control", flags)
         env = 'void f() { setenv("GRADER_CALIBRATED_VALUES", "X=0.1", 1); }\n'
         self.assertIn("environment change",
-                      {f["flag"] for f in review.flags_for_file("a.cu", env, "")})
+                      {f.flag for f in review.flags_for_file("a.cu", env, "")})
         self.assertIn("text imitating the grader's result lines", flags)
         self.assertEqual(review.flags_for_file("a.cu", "void g() { exit(1); }", "exit(1);"), [])
 
@@ -290,9 +361,9 @@ class ReviewTest(unittest.TestCase):
         imitation = "text imitating the grader's result lines"
         for line in ("lab4: Score 45/50", "Score CPU 18/18, GPU not graded (32 points)",
                      "Score GPU not graded (8 points)", "Score CPU 0/18"):
-            flags = {f["flag"] for f in review.flags_for_file("a.cu", f'puts("{line}");', "")}
+            flags = {f.flag for f in review.flags_for_file("a.cu", f'puts("{line}");', "")}
             self.assertIn(imitation, flags, line)
-        flags = {f["flag"] for f in review.flags_for_file("a.cu", "// Score the CPU part", "")}
+        flags = {f.flag for f in review.flags_for_file("a.cu", "// Score the CPU part", "")}
         self.assertNotIn(imitation, flags)
 
 
@@ -301,9 +372,9 @@ class ReviewTest(unittest.TestCase):
         own = "the process's own memory or descriptors"
         for code in ('FILE *m = fopen("/proc/self/maps", "r");', 'sprintf(p, "/proc/%d/mem", pid);',
                      'if (strstr(line, "grader-record"))', "extern void *harness_shared;"):
-            flags = {f["flag"] for f in review.flags_for_file("a.cu", code, "")}
+            flags = {f.flag for f in review.flags_for_file("a.cu", code, "")}
             self.assertIn(own, flags, code)
-        flags = {f["flag"] for f in review.flags_for_file("a.cu", "int procs = 3; /* proc */", "")}
+        flags = {f.flag for f in review.flags_for_file("a.cu", "int procs = 3; /* proc */", "")}
         self.assertNotIn(own, flags)
 
 

@@ -106,13 +106,13 @@ class SpeedCurveTest(unittest.TestCase):
             rub = self.rubrics[lab]
             new = score.curve_from_rubric(rub)
             for what, tests in sample_results(curve, rub["tests"]):
-                results = {"tests": tests, "device": "sample", "seed": 1}
+                results = score.Results.from_json({"tests": tests, "device": "sample", "seed": 1})
                 before = score.score_lab(lab, rub, curve, results=results)
                 after = score.score_lab(lab, rub, new, results=results)
                 self.assertEqual(before, after, f"{lab} {what}")
                 self.assertEqual(review.speed_flags(before, curve),
                                  review.speed_flags(after, new), f"{lab} {what}")
-                partial += sum(1 for t in after["tests"] if t.get("partial"))
+                partial += sum(1 for t in after.tests if t.partial)
         # The samples reach the curve, not only its ends.
         self.assertGreater(partial, 100)
 
@@ -125,9 +125,10 @@ class SpeedCurveTest(unittest.TestCase):
         for lab, name, ratio, threshold, want in cases:
             new = score.curve_from_rubric(self.rubrics[lab])
             points = [t["points"] for t in self.rubrics[lab]["tests"] if t["name"] == name][0]
-            test = {"name": name, "status": "fail",
-                    "metrics": {new[name].metric: {"value": ratio},
-                                "threshold": {"value": threshold}}}
+            test = score.ReportedTest.from_json({
+                "name": name, "status": "fail",
+                "metrics": {new[name].metric: {"value": ratio},
+                            "threshold": {"value": threshold}}})
             self.assertEqual(score.speed_partial(test, points, new)[0], want, f"{lab} {name}")
 
 
