@@ -83,15 +83,22 @@ static void cpu_device_line_gives_the_gpu(void **state)
                      -1);
 }
 
+/* GOOD, written to a file and loaded for the GPU it names. */
+static void load_good_file(calibration *cal)
+{
+    char dir[64], path[128], err[400];
+    write_file(dir, "cal.json", GOOD, path);
+    assert_int_equal(calibration_load(path, "NVIDIA H100 80GB HBM3", 132, 79, cal, err,
+                                      sizeof err),
+                     0);
+    remove_file(dir, path);
+}
+
 static void cpu_good_file_is_read(void **state)
 {
     (void)state;
-    char dir[64], path[128], err[400];
     static calibration cal;
-    write_file(dir, "cal.json", GOOD, path);
-    assert_int_equal(calibration_load(path, "NVIDIA H100 80GB HBM3", 132, 79, &cal, err,
-                                      sizeof err),
-                     0);
+    load_good_file(&cal);
     assert_int_equal(cal.state, CALIBRATION_FILE);
     assert_string_equal(cal.file, "cal.json");
     assert_int_equal(cal.count, 2);
@@ -104,7 +111,6 @@ static void cpu_good_file_is_read(void **state)
                         "LAB4_PADDED_SPEEDUP_MIN");
     assert_string_equal(calibration_not_graded(&cal, "selftest_unpadded_below_padded_threshold"),
                         "LAB4_PADDED_SPEEDUP_MIN");
-    remove_file(dir, path);
 }
 
 /* Each case: the file's text and a word its error must contain. */
@@ -208,13 +214,8 @@ static void cpu_file_chosen_by_gpu_and_environment(void **state)
 static void cpu_test_processes_get_the_graded_values(void **state)
 {
     (void)state;
-    char dir[64], path[128], err[400];
     static calibration cal;
-    write_file(dir, "cal.json", GOOD, path);
-    assert_int_equal(calibration_load(path, "NVIDIA H100 80GB HBM3", 132, 79, &cal, err,
-                                      sizeof err),
-                     0);
-    remove_file(dir, path);
+    load_good_file(&cal);
     assert_int_equal(calibration_export(&cal), 0);
     const char *list = getenv("GRADER_CALIBRATED_VALUES");
     assert_string_equal(list, "LAB4_SMEM_SPEEDUP_MIN=1.25");
