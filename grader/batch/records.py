@@ -9,7 +9,7 @@ rather than written as null. from_json() reads older files too (resume
 after an upgrade): a key they lack takes its default, and a key this
 version does not know is kept in `extra` and written back after the
 others, so nothing a file held is lost by passing through."""
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Dict, List, Optional, Tuple
 
 Json = Dict[str, Any]
@@ -75,9 +75,7 @@ class RunInfo:
     gpu_shared: bool
 
     def to_json(self) -> Json:
-        return {"status": self.status, "seconds": self.seconds,
-                "output_dropped_bytes": self.output_dropped_bytes,
-                "sandbox": self.sandbox, "gpu_shared": self.gpu_shared}
+        return asdict(self)  # flat: the fields, in the file's key order
 
     @classmethod
     def from_json(cls, data: Json) -> "RunInfo":
@@ -166,8 +164,7 @@ class ReviewFlag:
     excerpt: str
 
     def to_json(self) -> Json:
-        return {"file": self.file, "line": self.line, "flag": self.flag,
-                "excerpt": self.excerpt}
+        return asdict(self)  # flat: the fields, in the file's key order
 
     @classmethod
     def from_json(cls, data: Json) -> "ReviewFlag":
@@ -244,8 +241,7 @@ class LabInfo:
     bonus_possible: float
 
     def to_json(self) -> Json:
-        return {"name": self.name, "title": self.title, "possible": self.possible,
-                "bonus_possible": self.bonus_possible}
+        return asdict(self)  # flat: the fields, in the file's key order
 
     @classmethod
     def from_json(cls, data: Json) -> "LabInfo":
