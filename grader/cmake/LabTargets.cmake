@@ -129,7 +129,7 @@ function(add_lab_implementation)
     target_compile_options(${IMPL_EXECUTABLE} PRIVATE -ffunction-sections -fdata-sections)
     target_link_options(${IMPL_EXECUTABLE} PRIVATE "LINKER:--gc-sections")
   endif()
-  target_link_libraries(${IMPL_EXECUTABLE} PRIVATE lab_grader_harness)
+  target_link_libraries(${IMPL_EXECUTABLE} PRIVATE lab_grader_runner lab_grader_cpu_checks)
   # The table's headers, not the code behind them.
   foreach(lib ${IMPL_LIBRARY} ${libraries})
     target_include_directories(${IMPL_EXECUTABLE} PRIVATE

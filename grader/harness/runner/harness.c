@@ -35,6 +35,9 @@ typedef struct {
     const char *tests_path; /* --tests: the test program (default: next to the runner) */
 } options;
 
+/* The descriptor of --results-fd, or -1. */
+int harness_results_fd = -1;
+
 double harness_now(void)
 {
     struct timespec ts;
@@ -357,12 +360,6 @@ static void run_all(const options *opt, const grader_test **chosen, size_t count
 
 /* ----------------------------------------------------------------- main */
 
-static int is_test_program_call(int argc, char **argv)
-{
-    return argc > 1 && (strcmp(argv[1], "--run-test") == 0 ||
-                        strcmp(argv[1], "--probe-device") == 0);
-}
-
 /* The test program's absolute path: --tests, the file named `sibling` next
  * to this runner, or (a self-contained suite) this program. 0 when it cannot
  * be run. */
@@ -390,16 +387,9 @@ static int find_tests_program(const options *opt, const char *sibling)
     return 1;
 }
 
-int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_role role,
-                   const char *tests_program)
+int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness_role role,
+                       const char *tests_program)
 {
-    if (role != HARNESS_RUNNER && is_test_program_call(argc, argv))
-        return harness_child_main(suite, argc, argv);
-    if (role == HARNESS_TESTS) {
-        fprintf(stderr, "%s: this is a grader's test program, which the grader starts once per "
-                        "test; run the grader (%s without _tests) instead\n", argv[0], argv[0]);
-        return 2;
-    }
     options opt;
     int parsed = parse_options(argc, argv, &opt);
     if (parsed <= 0) {

@@ -128,6 +128,17 @@ typedef enum {
     HARNESS_RUNNER,         /* a lab's runner: executes the test program tests_program */
     HARNESS_TESTS           /* a lab's test program: runs one test when a runner asks */
 } harness_role;
+/* The harness is two libraries (docs/design.md, "The harness's two
+ * libraries"): the runner's (runner/: processes, locks, records, reports)
+ * and the checks' (checks/: what runs beside the student's code, on the
+ * GPU), which uses the runner's and never the reverse.
+ * grader_runner_main is the runner library's: it runs a suite as its
+ * runner. grader_main_as is the checks library's: in a test program or a
+ * self-contained suite it also runs the one test a runner asks for
+ * (--run-test), and otherwise calls grader_runner_main. So a lab's runner,
+ * which calls grader_runner_main alone, links no test-program code. */
+int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness_role role,
+                       const char *tests_program);
 int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_role role,
                    const char *tests_program);
 /* The build says which program this is: GRADER_RUNNER (with
@@ -135,7 +146,7 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
  * GRADER_TESTS, or neither. */
 #if defined(GRADER_RUNNER)
 #define grader_main(suite, argc, argv) \
-    grader_main_as(suite, argc, argv, HARNESS_RUNNER, GRADER_TESTS_PROGRAM)
+    grader_runner_main(suite, argc, argv, HARNESS_RUNNER, GRADER_TESTS_PROGRAM)
 #elif defined(GRADER_TESTS)
 #define grader_main(suite, argc, argv) grader_main_as(suite, argc, argv, HARNESS_TESTS, NULL)
 #else
@@ -145,7 +156,9 @@ int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_rol
 
 /* ---- inside a test ---- */
 
-/* Skips the test (reported as SKIP, never as pass) when there is no GPU. */
+/* Skips the test (reported as SKIP, never as pass) when there is no GPU.
+ * The checks library's (it asks the CUDA runtime): the CPU checks a runner
+ * replays never call it. Every other call below is the runner library's. */
 void grader_require_gpu(void);
 
 /* Why a test was skipped, for programs: the results file's "skip_reason"

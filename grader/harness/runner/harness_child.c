@@ -1,30 +1,33 @@
 /* The harness inside a test process: what a test calls (fail, note, metric,
- * skip, watchdog) and how the test program runs its one test. See harness.h. */
+ * skip, watchdog) and how one test runs under CMocka into its record. See
+ * harness.h.
+ *
+ * Part of the runner library, though it runs where a test runs: the runner
+ * replays a CPU check in a fork of itself (harness_replay_child), and the
+ * CPU checks it links call these functions there. So nothing here may need
+ * the checks library, CUDA or CUPTI; what the test program does around a
+ * test on a GPU (its arguments, the CUDA error handler, the launch watch,
+ * an SM limit) is checks/test_program.c's, handed in as harness_run_test's
+ * `prepare`. */
 #define _DEFAULT_SOURCE /* setitimer */
 #include "call_log.h"
 #include "harness_internal.h"
-#include "launch_watch.h"
 
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "cuda_check.h"
-#include "device_info.h"
 #include "rng.h"
-#include "sm_limit.h"
 
 enum { DEFAULT_SEED = 20261121 };
 
 /* Shared with the runner: the memfd it handed over, mapped. */
 result_record *harness_shared;
-int harness_results_fd = -1;
 /* In a child: the test it runs. */
 static const grader_test *child_test;
 
@@ -148,7 +151,7 @@ uint64_t grader_seed(void) { return rng_seed_from_env(DEFAULT_SEED); }
  * as SKIP (when the record says skipped too). Not through CMocka: its run
  * returns only a count of failures, so a test it skipped would come back
  * looking like one that passed, and CMocka's public API offers no other way
- * to ask. Nothing is left to do after a skip: run_one_test would only flush
+ * to ask. Nothing is left to do after a skip: harness_run_test would only flush
  * and exit with this same code. */
 void grader_skip_at(const char *file, int line, grader_skip_reason reason, const char *message)
 {
@@ -160,14 +163,6 @@ void grader_skip_at(const char *file, int line, grader_skip_reason reason, const
     output_to_nowhere();
     fflush(NULL);
     _exit(CHILD_SKIP);
-}
-
-void grader_require_gpu(void)
-{
-    if (device_count() > 0)
-        return;
-    grader_skip_at(__FILE__, __LINE__, GRADER_SKIP_NO_GPU,
-                   "skipped: no CUDA device on this machine (GPU checks need one)");
 }
 
 /* ------------------------------------------------------------ watchdog */
@@ -215,8 +210,6 @@ void grader_unwatch(void)
 
 /* --------------------------------------------------------- the child */
 
-static void fail_on_cuda_error(const char *message) { GRADER_FAIL("%s", message); }
-
 /* CMocka turns SIGSEGV and friends into an ordinary failure; we want a crash
  * to be reported as a crash, so the child restores the default actions and
  * dies by the signal, which the parent sees. */
@@ -252,14 +245,13 @@ static int child_teardown(void **state)
     return 0;
 }
 
-static int run_one_test(const char *group, const grader_test *test, int capture)
+int harness_run_test(const char *group, const grader_test *test, int capture,
+                     void (*prepare)(const grader_test *test))
 {
     prepare_output(capture);
     child_test = test;
-    cuda_set_error_handler(fail_on_cuda_error);
-    /* Self-tests time the grader's own baselines in the student's place:
-     * only graded tests judge whose kernels ran. */
-    launch_watch_judge(test->group != GROUP_SELFTEST);
+    if (prepare)
+        prepare(test);
     const struct CMUnitTest one[] = {{test->name, child_trampoline, NULL, child_teardown, NULL}};
     int failed = cmocka_run_group_tests_name(group, one, NULL, NULL);
     fflush(NULL);
@@ -279,89 +271,6 @@ static int run_one_test(const char *group, const grader_test *test, int capture)
     return harness_shared->returned ? CHILD_PASS : CHILD_FAIL;
 }
 
-static int probe_device(void)
-{
-    device_describe(harness_shared->device, sizeof harness_shared->device);
-    harness_shared->returned = 1;
-    return CHILD_PASS;
-}
-
-/* A descriptor number the runner passed, or -1. */
-static int fd_argument(const char *text)
-{
-    char *end;
-    long fd = strtol(text, &end, 10);
-    return *end || fd < 0 || fd > 65535 || fcntl((int)fd, F_GETFD) == -1 ? -1 : (int)fd;
-}
-
-int harness_child_main(const grader_suite *suite, int argc, char **argv)
-{
-    const char *test_name = NULL;
-    int probe = 0, record_fd = -1, capture_fd = -1, calls_fd = -1;
-    gpu_hold hold = GPU_HOLD_NONE;
-    for (int i = 1; i < argc; ++i) {
-        const char *value = i + 1 < argc ? argv[i + 1] : "";
-        if (strcmp(argv[i], "--probe-device") == 0) {
-            probe = 1;
-            continue;
-        }
-        if (strcmp(argv[i], "--run-test") == 0)
-            test_name = value;
-        else if (strcmp(argv[i], "--record-fd") == 0)
-            record_fd = fd_argument(value);
-        else if (strcmp(argv[i], "--capture-fd") == 0)
-            capture_fd = fd_argument(value);
-        else if (strcmp(argv[i], "--calls-fd") == 0)
-            calls_fd = fd_argument(value);
-        else if (strcmp(argv[i], "--gpu-hold") != 0 ||
-                 sscanf(value, "%d,%d", &hold.gate, &hold.gpu) != 2)
-            break;
-        ++i;
-    }
-    const grader_test *test = NULL;
-    for (size_t i = 0; test_name && i < suite->count; ++i)
-        if (strcmp(suite->tests[i].name, test_name) == 0 && suite->tests[i].run)
-            test = &suite->tests[i];
-    if (record_fd >= 0)
-        harness_shared = mmap(NULL, sizeof *harness_shared, PROT_READ | PROT_WRITE, MAP_SHARED,
-                              record_fd, 0);
-    if (record_fd < 0 || harness_shared == MAP_FAILED) {
-        fprintf(stderr, "%s: this is a grader's test program, which its runner (the grader) "
-                        "starts once per test; run the grader instead\n", argv[0]);
-        return 2;
-    }
-    if (!probe && (!test || capture_fd < 0)) {
-        snprintf(harness_shared->message, sizeof harness_shared->message,
-                 "it has no test %s (a grader and a test program of different builds?)",
-                 test_name ? test_name : "(none named)");
-        return CHILD_NO_EXEC;
-    }
-    close(record_fd);
-    if (gpu_share_open() != 0 || (calls_fd >= 0 && call_log_record_to(calls_fd) != 0)) {
-        snprintf(harness_shared->message, sizeof harness_shared->message,
-                 "it could not open its GPU lock or its record of helper calls");
-        return CHILD_NO_EXEC; /* the grader's trouble, never the student's early exit */
-    }
-    gpu_share_adopt(&hold);
-    /* An instructor's GRADER_SM_COUNT (sm_limit.h): the GPU's tests run in a
-     * green context of that many SMs, made current before CUDA is used. */
-    char limit_message[RECORD_TEXT_BYTES];
-    int sms = probe || test->group == GROUP_CPU
-                  ? 0 : sm_limit_apply(limit_message, sizeof limit_message);
-    if (sms < 0) {
-        snprintf(harness_shared->message, sizeof harness_shared->message, "%s", limit_message);
-        return CHILD_NO_EXEC;
-    }
-    if (sms > 0)
-        grader_note("ran on %d SMs of the GPU (GRADER_SM_COUNT, a green context; the device "
-                    "attribute still says all of them)", sms);
-    /* _exit: the student's atexit handlers and destructors would run after
-     * the outcome is set; the test is over when the test function returns. */
-    int code = probe ? probe_device() : run_one_test(suite->lab, test, capture_fd);
-    fflush(NULL);
-    _exit(code);
-}
-
 int harness_replay_child(const grader_test *test, int capture_fd, int calls_fd)
 {
     if (call_log_replay_from(calls_fd) != 0) {
@@ -369,7 +278,9 @@ int harness_replay_child(const grader_test *test, int capture_fd, int calls_fd)
                  "grader: the record of helper calls cannot be read back");
         return CHILD_FAIL;
     }
-    int code = run_one_test("replay", test, capture_fd);
+    /* No prepare: a CPU check calls no CUDA, and this fork of the runner has
+     * neither the CUDA error handler nor the launch watch to set. */
+    int code = harness_run_test("replay", test, capture_fd, NULL);
     fflush(NULL);
     return code;
 }

@@ -1,5 +1,6 @@
-/* Shared between the harness's parent (harness.c), child (harness_child.c)
- * and report (harness_report.c); not for tests. */
+/* Shared between the harness's parent (harness.c, test_process.c), child
+ * (harness_child.c), reports (harness_report.c, junit_report.c) and the
+ * test program's entry (checks/test_program.c); not for tests. */
 #ifndef HARNESS_INTERNAL_H
 #define HARNESS_INTERNAL_H
 
@@ -26,8 +27,8 @@ enum { CHILD_NO_EXEC = 127 };
 enum { HARNESS_OUTPUT_KEEP = 6144 };
 
 extern result_record *harness_shared;
-/* The descriptor of --results-fd, or -1: the runner's alone (a test process
- * gets only the descriptors test_process.c hands it). */
+/* The descriptor of --results-fd, or -1 (harness.c): the runner's alone (a
+ * test process gets only the descriptors test_process.c hands it). */
 extern int harness_results_fd;
 /* The program the runner executes for each test (an absolute path). */
 extern char harness_tests_program[4096];
@@ -38,12 +39,12 @@ extern const calibration *harness_calibration;
 /* CLOCK_MONOTONIC in seconds: the same clock in parent and child. */
 double harness_now(void);
 
-/* The test program's side, when the runner executes it:
- *   --run-test NAME --record-fd N --capture-fd M [--gpu-hold GATE,GPU]
- *   --probe-device --record-fd N [--gpu-hold GATE,GPU]
- * Runs that one test (or describes the device) into the record the runner
- * shares with it (a memfd), and ends the process. */
-int harness_child_main(const grader_suite *suite, int argc, char **argv);
+/* Runs `test` under CMocka into harness_shared, with its output going to
+ * the capture file `capture`, and returns the exit code a test program
+ * would (CHILD_*). `prepare`, when not NULL, is called just before the test
+ * runs: the test program's setup that needs CUDA (checks/test_program.c). */
+int harness_run_test(const char *group, const grader_test *test, int capture,
+                     void (*prepare)(const grader_test *test));
 /* In a forked runner (no exec, so no student code): runs a CPU check again
  * on the helper results the test program recorded in calls_fd
  * (call_log.h); returns the exit code a test program would. */

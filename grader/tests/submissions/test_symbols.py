@@ -409,7 +409,10 @@ class LinkLineTest(Scratch):
             inputs = symbols.link_inputs_from_argv(argv, cwd, exclude=labs, missing=missing)
             self.assertEqual(missing, [], txt)
             names = [os.path.basename(p) for p in inputs]
-            self.assertIn("liblab_grader_harness.a", names, txt)
+            # A runner links the harness's runner library, never its checks
+            # library (grader/CMakeLists.txt: the runner holds no test-program code).
+            self.assertIn("liblab_grader_runner.a", names, txt)
+            self.assertNotIn("liblab_grader_checks.a", names, txt)
             self.assertTrue(any(n.startswith("libc.so") for n in names), txt)
             # The reference solution and the skeleton collide with nothing.
             for lib in labs + [l.replace("_labs.a", "_solutions.a") for l in labs]:
