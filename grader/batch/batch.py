@@ -6,7 +6,7 @@ Builds of (student, lab) run on up to --jobs CPU workers. Then the
 student takes a GPU slot (one per visible GPU, CUDA_VISIBLE_DEVICES set;
 a CPU slot when there is no GPU): one student at a time per GPU. Their lab
 graders run together on it, sharing it through two lock files
-(GRADER_GPU_SHARE, grader/harness/gpu_share.h): correctness tests of
+(GRADER_GPU_SHARE, grader/harness/runner/gpu_share.h): correctness tests of
 several labs side by side (--tests-at-once of each grader), every
 measurement with the GPU to itself, and a test that failed while sharing
 run again alone. --labs-in-turn runs them one after another instead.

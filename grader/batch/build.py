@@ -192,7 +192,7 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits) -> B
 def _write_student_symbols(library, out):
     """<grader>.symbols, as CMake writes it (grader/cmake/WriteStudentSymbols.cmake):
     `nm -P` of the student's library, from which the harness tells the
-    student's kernels from a library's (harness/launch_watch.h). Without
+    student's kernels from a library's (harness/checks/launch_watch.h). Without
     it the harness says the identity was not checked; so a failure here
     is the course's, not the student's."""
     proc = subprocess.run(["nm", "-P", library], stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -23,7 +23,7 @@ def _tests_at_once(text):
         n = int(text)
     except ValueError:
         n = 0
-    if not 1 <= n <= 8:  # HARNESS_MAX_JOBS in grader/harness/harness_internal.h
+    if not 1 <= n <= 8:  # HARNESS_MAX_JOBS in grader/harness/runner/harness_internal.h
         raise argparse.ArgumentTypeError("--tests-at-once wants a number from 1 to 8")
     return n
 

@@ -2,7 +2,7 @@
  * (python3 grader/tools/gen_calls.py . --write regenerates it; the ctest
  * docs.calls_in_step checks it).
  *
- * Lab 7's helpers as its CPU checks call them (harness/call_log.h): in
+ * Lab 7's helpers as its CPU checks call them (harness/runner/call_log.h): in
  * the test program each call is the student's helper, recorded; in the
  * runner it is the recorded result, so the runner judges the CPU checks
  * itself. */

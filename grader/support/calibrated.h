@@ -3,7 +3,7 @@
  * A rubric header writes each graded threshold as
  *     #define LAB4_SMEM_SPEEDUP_MIN CALIBRATED(LAB4_SMEM_SPEEDUP_MIN, 1.5)
  * so the speed checks read it like any number while its value comes, at run
- * time, from the calibration file of the GPU (grader/harness/calibration.h):
+ * time, from the calibration file of the GPU (grader/harness/runner/calibration.h):
  * the runner puts the file's values in GRADER_CALIBRATED_VALUES
  * ("NAME=value;NAME=value") for its test processes. A name not listed there,
  * or no variable (no file for this GPU, or a program that is not a grader:

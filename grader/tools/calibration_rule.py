@@ -213,7 +213,7 @@ def parse_device(description):
 
 
 def calibration_file_name(name, sms, memory_gib):
-    """The file a GPU's calibration lives in (grader/harness/calibration.c,
+    """The file a GPU's calibration lives in (grader/harness/runner/calibration.c,
     calibration_file_name, computes the same): the name in lowercase with
     every run of other characters as one '-', then '_<N>sm', and
     '_<M>gib' only where the name does not state a memory size already

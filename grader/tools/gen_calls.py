@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes each lab's grader/labN/labN_calls.c from its contract header: one
 recording wrapper (test program) / replaying stand-in (runner) per helper the
-header declares LAB_HOST_DEVICE (grader/harness/call_log.h says why).
+header declares LAB_HOST_DEVICE (grader/harness/runner/call_log.h says why).
 
   gen_calls.py COURSE_ROOT --write     regenerate every lab's file
   gen_calls.py COURSE_ROOT --check     fail (exit 1) when a file is not what
@@ -54,7 +54,7 @@ def render(lab, header_rel, found):
  * (python3 grader/tools/gen_calls.py . --write regenerates it; the ctest
  * docs.calls_in_step checks it).
  *
- * Lab {lab}'s helpers as its CPU checks call them (harness/call_log.h): in
+ * Lab {lab}'s helpers as its CPU checks call them (harness/runner/call_log.h): in
  * the test program each call is the student's helper, recorded; in the
  * runner it is the recorded result, so the runner judges the CPU checks
  * itself. */

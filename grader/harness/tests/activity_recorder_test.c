@@ -185,8 +185,9 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"activity", "activity recorder", "grader/harness/activity_recorder.h",
-                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
+    grader_suite suite = {"activity", "activity recorder",
+                          "grader/harness/checks/activity_recorder.h", GRADER_IMPLEMENTATION,
+                          tests, sizeof tests / sizeof tests[0],
                           .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

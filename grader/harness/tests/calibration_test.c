@@ -265,7 +265,7 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"calibration", "calibration files", "grader/harness/calibration.h",
+    grader_suite suite = {"calibration", "calibration files", "grader/harness/runner/calibration.h",
                           GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
                           .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);

@@ -150,7 +150,8 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"share", "GPU sharing demo", "grader/harness/gpu_share.h", "self-test",
-                          tests, sizeof tests / sizeof tests[0], .concurrent_streams = 0};
+    grader_suite suite = {"share", "GPU sharing demo", "grader/harness/runner/gpu_share.h",
+                          "self-test", tests, sizeof tests / sizeof tests[0],
+                          .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

@@ -185,7 +185,7 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"demo", "harness demo", "grader/harness/harness.h", "self-test",
+    grader_suite suite = {"demo", "harness demo", "grader/harness/runner/harness.h", "self-test",
                           tests, sizeof tests / sizeof tests[0], .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

@@ -68,8 +68,9 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"launch_watch", "kernel identity rule", "grader/harness/launch_watch.h",
-                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
+    grader_suite suite = {"launch_watch", "kernel identity rule",
+                          "grader/harness/checks/launch_watch.h", GRADER_IMPLEMENTATION,
+                          tests, sizeof tests / sizeof tests[0],
                           .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

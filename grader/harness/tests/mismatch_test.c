@@ -331,7 +331,7 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"mismatch", "mismatch classifier", "grader/harness/mismatch.h",
+    grader_suite suite = {"mismatch", "mismatch classifier", "grader/harness/checks/mismatch.h",
                           GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
                           .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);

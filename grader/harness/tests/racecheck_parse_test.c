@@ -156,8 +156,9 @@ static const grader_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    grader_suite suite = {"racecheck", "racecheck report parser", "grader/harness/racecheck.h",
-                          GRADER_IMPLEMENTATION, tests, sizeof tests / sizeof tests[0],
+    grader_suite suite = {"racecheck", "racecheck report parser",
+                          "grader/harness/checks/racecheck.h", GRADER_IMPLEMENTATION,
+                          tests, sizeof tests / sizeof tests[0],
                           .concurrent_streams = 0};
     return grader_main(&suite, argc, argv);
 }

@@ -3,7 +3,7 @@
 # in /proc/self/maps, marks the test function as returned and ends the
 # process with status 0. The test program's record says "passed"; the
 # runner's own run of the CPU check on the helper results the test program
-# recorded (harness/call_log.h) finds the record ends at the first call.
+# recorded (harness/runner/call_log.h) finds the record ends at the first call.
 include(${VARIANTS_SOURCE_DIR}/forge_record.cmake)
 lab_variant(SOLUTION indexing.cu
   FIND [[

@@ -1,7 +1,7 @@
 # Positive twin: valid rewrites that must keep full marks. The vector-add
 # kernel has a name of the student's own; lab1_blocks_for rounds up another
 # way; lab1_lane_of calls the student's own lab1_warp_of (a helper call the
-# CPU checks do not make themselves: harness/call_log.h records only theirs).
+# CPU checks do not make themselves: harness/runner/call_log.h records only theirs).
 lab_variant(SOLUTION indexing.cu
   FIND [[
 __global__ void vector_add_kernel(const float *a, const float *b, float *c, int n)]]

@@ -3,7 +3,7 @@
 # the test in /proc/self/maps, marks the test function as returned and ends
 # the process with status 0. Lab 5's lesson is graded on these CPU checks,
 # so the runner runs them again itself on the helper results the test
-# program recorded (harness/call_log.h): the record ends at the first call.
+# program recorded (harness/runner/call_log.h): the record ends at the first call.
 include(${VARIANTS_SOURCE_DIR}/forge_record.cmake)
 lab_variant(SOLUTION reduction.cu
   FIND [[
