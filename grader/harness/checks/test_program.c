@@ -45,6 +45,8 @@ static void prepare_gpu_side(const grader_test *test)
 static int probe_device(void)
 {
     device_describe(harness_shared->device, sizeof harness_shared->device);
+    sm_limit_describe(harness_shared->device, sizeof harness_shared->device,
+                      sm_limit_granted());
     harness_shared->returned = 1;
     return CHILD_PASS;
 }
@@ -112,9 +114,10 @@ static int harness_child_main(const grader_suite *suite, int argc, char **argv)
     }
     gpu_share_adopt(&hold);
     /* An instructor's GRADER_SM_COUNT (sm_limit.h): the GPU's tests run in a
-     * green context of that many SMs, made current before CUDA is used. */
+     * green context of that many SMs, made current before CUDA is used; the
+     * device probe too, so that its line states the SMs granted. */
     char limit_message[RECORD_TEXT_BYTES];
-    int sms = probe || test->group == GROUP_CPU
+    int sms = !probe && test->group == GROUP_CPU
                   ? 0 : sm_limit_apply(limit_message, sizeof limit_message);
     if (sms < 0) {
         snprintf(harness_shared->message, sizeof harness_shared->message, "%s", limit_message);

@@ -11,6 +11,7 @@
 #include "calibration.h"
 #include "harness.h"
 #include "json_reader.h"
+#include "sm_limit.h"
 
 #define TEST(fn) GRADER_TEST(fn, GROUP_CPU, 0)
 
@@ -81,6 +82,30 @@ static void cpu_device_line_gives_the_gpu(void **state)
     assert_int_equal(calibration_gpu_from_description("device probe failed", name, sizeof name,
                                                       &sms, &gib),
                      -1);
+}
+
+/* Under GRADER_SM_COUNT the line states the SMs granted, so a run on 40 of
+ * an H100's SMs is calibrated, and finds its file, as a 40-SM GPU. */
+static void cpu_green_context_line_gives_its_sms(void **state)
+{
+    (void)state;
+    char line[256], name[128], file[160];
+    int sms = 0, gib = 0;
+    snprintf(line, sizeof line, "%s", H100);
+    sm_limit_describe(line, sizeof line, 0);
+    assert_string_equal(line, H100);
+    sm_limit_describe(line, sizeof line, 40);
+    assert_string_equal(line, "NVIDIA H100 80GB HBM3, sm_90, 40 SMs, 50 MiB L2, 79 GiB, "
+                              "driver 13.0, runtime 13.0, a green context of 40 of the GPU's "
+                              "132 SMs (GRADER_SM_COUNT)");
+    assert_int_equal(calibration_gpu_from_description(line, name, sizeof name, &sms, &gib), 0);
+    assert_int_equal(sms, 40);
+    calibration_file_name(name, sms, gib, file, sizeof file);
+    assert_string_equal(file, "nvidia-h100-80gb-hbm3_40sm.json");
+    /* A line it cannot read gets the note at its end. */
+    snprintf(line, sizeof line, "some GPU");
+    sm_limit_describe(line, sizeof line, 16);
+    assert_string_equal(line, "some GPU, a green context of 16 SMs (GRADER_SM_COUNT)");
 }
 
 /* GOOD, written to a file and loaded for the GPU it names. */
@@ -255,6 +280,7 @@ static void cpu_json_reader_walks_members(void **state)
 static const grader_test tests[] = {
     TEST(cpu_file_names_match_calibrate_py),
     TEST(cpu_device_line_gives_the_gpu),
+    TEST(cpu_green_context_line_gives_its_sms),
     TEST(cpu_good_file_is_read),
     TEST(cpu_malformed_files_are_refused),
     TEST(cpu_file_for_another_gpu_is_refused),

@@ -9,10 +9,31 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int granted;
 
 int sm_limit_granted(void) { return granted; }
+
+void sm_limit_describe(char *line, size_t size, int sms)
+{
+    if (sms <= 0 || size == 0)
+        return;
+    char *arch = strstr(line, ", sm_");
+    char *count = arch ? strchr(arch + 2, ',') : NULL;
+    int all = 0, used = 0;
+    if (!count || sscanf(count, ", %d SMs%n", &all, &used) != 1 || used <= 0) {
+        size_t len = strlen(line);
+        snprintf(line + len, size - len, ", a green context of %d SMs (GRADER_SM_COUNT)",
+                 sms);
+        return;
+    }
+    char rest[512];
+    snprintf(rest, sizeof rest, "%s", count + used);
+    size_t head = (size_t)(count - line);
+    snprintf(line + head, size - head, ", %d SMs%s, a green context of %d of the GPU's %d SMs "
+             "(GRADER_SM_COUNT)", sms, rest, sms, all);
+}
 
 #if CUDA_VERSION < 12040
 /* Green contexts came with CUDA 12.4: with older headers the course still

@@ -27,6 +27,13 @@ int sm_limit_apply(char *message, size_t message_size);
  * of them inside a green context. */
 int sm_limit_granted(void);
 
+/* Makes a device line (device_info.h's "..., sm_90, 132 SMs, ...") say the
+ * SMs granted, and how, when a green context is in use: the calibration of
+ * a run is chosen by the SM count this line states (calibration.h), so a
+ * run on 40 SMs is calibrated, and read back, as a 40-SM GPU. `granted`:
+ * sm_limit_granted(); 0 leaves the line as it is. */
+void sm_limit_describe(char *line, size_t size, int granted);
+
 #ifdef __cplusplus
 }
 #endif
