@@ -40,6 +40,7 @@ from typing import List
 
 from . import build, course as course_mod, gradescope, outputs, report, review, runner
 from . import sandbox as sandbox_mod, score, slots, submissions, tasks
+from .calibrated_curves import CalibratedCurves, CalibrationUnusable
 from .labs import Lab
 from .progress import Progress
 from .records import BatchRecord, LabInfo, LabRecord, ReviewFlag, RunInfo, StudentRecord
@@ -108,6 +109,13 @@ class Batch:
         arch = self.args.cuda_arch or course_mod.detect_arch() or "80"
         self.course = course_mod.prepare(self.args.course or REPO, self.args.course_cache or os.path.join(self.out, ".course"),
                                          arch, self.jobs)
+        self.calibrated = CalibratedCurves(self.course.src)
+        try:
+            self.calibrated.check_all()
+        except (CalibrationUnusable, OSError, ValueError, KeyError) as e:
+            raise SystemExit(f"grade-submissions: the course's calibration files cannot be "
+                             f"used ({e}); fix or remove the file (make calibrate writes "
+                             f"it) before grading")
         self.labs = [l for l in self.course.labs
                      if not self.args.labs or l.number in self.args.labs]
         self.labs_info = [LabInfo(name=l.name, title=self.course.rubrics[l.name]["title"],
@@ -270,9 +278,12 @@ class Batch:
         elif not raw:
             problem = "no results"
             reason = f"the grader ended ({res.describe()}) before writing its results"
-        record = score.score_lab(lab.name, self.course.rubrics[lab.name],
-                                 self.course.curves.get(lab.name, {}), results=results,
-                                 state="graded", reason=reason)
+        # Partial credit on the curve of the GPU that graded the run: its
+        # calibration file's floors, where the results name one.
+        curve = self.calibrated.curves(self.course.curves.get(lab.name, {}),
+                                       results.calibration if results else None)
+        record = score.score_lab(lab.name, self.course.rubrics[lab.name], curve,
+                                 results=results, state="graded", reason=reason)
         record.problem = problem
         record.symbol_findings = built.symbol_findings
         record.run = RunInfo(status=res.describe(), seconds=round(res.seconds, 1),
@@ -375,7 +386,8 @@ class Batch:
                 records.append(rec)
         flags = list(facts.get("code_review", []))
         for rec in records:
-            flags += review.speed_flags(rec, self.course.curves.get(rec.lab, {}))
+            flags += review.speed_flags(rec, self.calibrated.curves(
+                self.course.curves.get(rec.lab, {}), rec.calibration))
             flags += [ReviewFlag(rec.lab, 0, build.SYMBOL_FLAG, f)
                       for f in rec.symbol_findings or []]
         write_json_atomic(os.path.join(student_out, "results.json"),

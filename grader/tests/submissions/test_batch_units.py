@@ -4,6 +4,7 @@
 tests run, one student's graders on one GPU, the review flags, archive
 safety. ctest: batch.units."""
 import io
+import json
 import os
 import queue
 import sys
@@ -16,6 +17,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 from batch import batch, records, review, runner, sandbox, score, slots, submissions, tasks  # noqa: E402,E501
+from batch.calibrated_curves import CalibratedCurves, CalibrationUnusable  # noqa: E402
 
 FORK_LOOP = """
 import os, time
@@ -152,6 +154,54 @@ class CurveTest(unittest.TestCase):
             t = score.score_lab("lab9", rubric, {}, score.Results.from_json(res)).tests[0]
             self.assertEqual(t.no_gpu, no_gpu, reason)
             self.assertEqual(t.output, score.NO_GPU if no_gpu else "not graded: " + message)
+
+
+class CalibratedCurveTest(unittest.TestCase):
+    """The curve of the GPU that graded the run: its calibration file's
+    floor and reference, mapped to tests by rules.json."""
+    RULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                         "calibration", "rules.json")
+    FILE = "tesla-t4_40sm_15gib.json"
+
+    def course(self, floors, references=None):
+        src = tempfile.mkdtemp()
+        folder = os.path.join(src, "grader", "calibration")
+        os.makedirs(folder)
+        with open(self.RULES) as f, open(os.path.join(folder, "rules.json"), "w") as out:
+            out.write(f.read())
+        with open(os.path.join(folder, self.FILE), "w") as f:
+            json.dump({"floors": floors, "references": references or {}}, f)
+        return CalibratedCurves(src)
+
+    def test_file_floor_and_reference_replace_the_defaults(self):
+        cal = self.course({"LAB1_IMAGE_COPY_FRACTION_FLOOR": {"value": 0.2, "default": 0.3}},
+                          {"LAB1_IMAGE_COPY_FRACTION_REFERENCE": {"value": 0.7}})
+        self.assertEqual(cal.check_all(), [self.FILE])
+        rubric = {"gpu_image_bandwidth": score.SpeedCurve("fraction_of_copy_bandwidth", 0.3, 0.9),
+                  "other": score.SpeedCurve("x", 0.5)}
+        got = cal.curves(rubric, {"state": "file", "file": self.FILE})
+        self.assertEqual(got["gpu_image_bandwidth"],
+                         score.SpeedCurve("fraction_of_copy_bandwidth", 0.2, 0.7))
+        self.assertEqual(got["other"], rubric["other"])
+        # The defaults, or no calibration at all: the rubric's curve as it is.
+        for state in (None, {"state": "defaults", "file": None}, {"state": "disabled", "file": None}):
+            self.assertIs(cal.curves(rubric, state), rubric)
+        # The partial credit follows: halfway from the calibrated floor 0.2 to 0.6.
+        t = score.ReportedTest.from_json({"name": "gpu_image_bandwidth", "status": "fail", "metrics": {
+            "fraction_of_copy_bandwidth": {"value": 0.4}, "threshold": {"value": 0.6}}})
+        self.assertEqual(score.speed_partial(t, 6, got)[0], 3.0)
+
+    def test_a_file_that_cannot_give_its_curves_is_refused(self):
+        for value in ("0.2", -1, float("nan"), True):
+            cal = self.course({"LAB1_IMAGE_COPY_FRACTION_FLOOR": {"value": value}})
+            with self.assertRaises(CalibrationUnusable, msg=repr(value)):
+                cal.check_all()
+        cal = self.course({})
+        with self.assertRaises(CalibrationUnusable):
+            cal.curves({"t": score.SpeedCurve("x", 0.1)}, {"state": "file", "file": "../x.json"})
+        with self.assertRaises(CalibrationUnusable):
+            cal.curves({"t": score.SpeedCurve("x", 0.1)},
+                       {"state": "file", "file": "nvidia-a100_108sm.json"})  # not there
 
 
 class RecordsTest(unittest.TestCase):

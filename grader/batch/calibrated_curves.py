@@ -1,0 +1,124 @@
+"""Partial credit for speed on the GPU the lab was graded on.
+
+A speed test's curve (score.SpeedCurve) comes from the test table, with the
+H100/H200 defaults of the lab's rubric header: the floor, the ratio that
+earns nothing, and the reference solution's median ratio, which the review
+compares against. `make calibrate` also measures both on the course's GPU
+and writes them into that GPU's calibration file ("floors", "references",
+keyed by the header's macro; grader/calibration/rules.json says which macro
+is which test's). The grader's runner, which holds no student code, names
+in its results the file that graded the run; the batch then takes that
+file's floor and reference for the test in place of the defaults, from the
+course's own copy of the file (the course folder is the instructor's and
+read-only to student code).
+
+A file the runner graded with but whose floors cannot be read stops that
+lab with the reason (CalibrationUnusable): the defaults are never used
+silently in a calibrated file's place."""
+import json
+import math
+import os
+import re
+import threading
+from dataclasses import replace
+from typing import Dict, Optional
+
+from .score import SpeedCurve
+
+# calibration.c's file names: the GPU's slug, its SMs, perhaps its memory.
+FILE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*_[0-9]+sm(_[0-9]+gib)?\.json$")
+
+
+class CalibrationUnusable(Exception):
+    """The calibration file named by the results cannot give its curves."""
+
+
+def _value(section, name, file):
+    """The calibrated value of macro `name` in a floors/references section,
+    or None when the file has none for it."""
+    entry = section.get(name)
+    if entry is None:
+        return None
+    value = entry.get("value") if isinstance(entry, dict) else None
+    if value is None:
+        return None  # calibrate.py writes null for a ratio it could not grade
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or value < 0:
+        raise CalibrationUnusable(f"{file}: {name} is not a ratio ({value!r})")
+    return float(value)
+
+
+class CalibratedCurves:
+    """The curves of the course at `course_src` (its grader/calibration/
+    folder and rules), per calibration file, read once each."""
+
+    def __init__(self, course_src):
+        self.folder = os.path.join(course_src, "grader", "calibration")
+        self._names = None  # {test: (floor macro, reference macro)}
+        self._files = {}
+        self._lock = threading.Lock()
+
+    def _macros(self):
+        if self._names is None:
+            with open(os.path.join(self.folder, "rules.json")) as f:
+                rules = json.load(f)["rules"]
+            self._names = {r["reference"]["test"]: (r.get("floor"), r.get("reference_ratio"))
+                           for r in rules if r.get("floor") or r.get("reference_ratio")}
+        return self._names
+
+    def _load(self, file):
+        if not FILE_NAME.match(file):
+            raise CalibrationUnusable(f"{file!r} is not a calibration file's name")
+        try:
+            with open(os.path.join(self.folder, file)) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            raise CalibrationUnusable(f"{file}: {e}") from None
+        floors, references = doc.get("floors", {}), doc.get("references", {})
+        if not isinstance(floors, dict) or not isinstance(references, dict):
+            raise CalibrationUnusable(f"{file}: its floors or references are not objects")
+        return floors, references
+
+    def check_all(self):
+        """Reads every calibration file of the course once, before anyone is
+        graded: one that cannot give its curves stops the batch
+        (CalibrationUnusable) instead of some students' labs."""
+        self._macros()
+        names = sorted(n for n in os.listdir(self.folder)
+                       if n.endswith(".json") and n != "rules.json")
+        for file in names:
+            floors, references = self._load(file)
+            for section in (floors, references):
+                for name in section:
+                    _value(section, name, file)
+            self._files[file] = (floors, references)
+        return names
+
+    def curves(self, curve: Dict[str, SpeedCurve],
+               calibration: Optional[Dict[str, Optional[str]]]) -> Dict[str, SpeedCurve]:
+        """`curve` (the rubric's) with the floor and reference of the file
+        in `calibration` (the results' {"state", "file"}, score._calibration)
+        where it has them; `curve` itself for any other state."""
+        if not calibration or calibration.get("state") != "file" or not curve:
+            return curve
+        file = calibration.get("file") or ""
+        with self._lock:
+            if file not in self._files:
+                try:
+                    self._files[file] = self._load(file)
+                except CalibrationUnusable as e:
+                    self._files[file] = e
+            loaded = self._files[file]
+            macros = self._macros()
+        if isinstance(loaded, CalibrationUnusable):
+            raise loaded
+        floors, references = loaded
+        out = dict(curve)
+        for test, spec in curve.items():
+            floor_name, reference_name = macros.get(test, (None, None))
+            floor = _value(floors, floor_name, file) if floor_name else None
+            reference = _value(references, reference_name, file) if reference_name else None
+            if floor is not None or reference is not None:
+                out[test] = replace(spec, floor=spec.floor if floor is None else floor,
+                                    reference=spec.reference if reference is None else reference)
+        return out
