@@ -14,7 +14,6 @@
 #include "gpu_checks.h"
 #include "guard.h"
 #include "harness.h"
-#include "matmul_kernels.h"
 #include "mismatch.h"
 #include "rng.h"
 #include "speed_check.h"
@@ -314,16 +313,6 @@ matmul_shape matmul_graded_shape(const kernel_row *row)
     return s;
 }
 
-/* A lab whose checks do not read its table yet gives plain functions: a
- * row launching the matmul_fn that args.lab points to. */
-static int launch_legacy(const kernel_args *a)
-{
-    matmul_fn fn = *(const matmul_fn *)a->lab;
-    return fn(a->in[0], a->in[1], a->out, MATMUL_M(a), MATMUL_N(a), MATMUL_K(a));
-}
-static const kernel_row LEGACY_ROW = {.name = "", .launch = launch_legacy,
-                                      .flops = matmul_flops};
-
 /* A row of a matmul table (matmul_kernels.h: A and B in, C out) on s. */
 static kernel_call matmul_row_call(const kernel_row *row, const float *a, const float *b,
                                    float *c, matmul_shape s)
@@ -437,15 +426,8 @@ double matmul_speed(const matmul_speed_spec *spec, int judge, timing_ab_result *
     matmul_describe_shape(s, shape, sizeof shape);
     snprintf(description, sizeof description, "%s vs %s on %s", spec->student->name,
              spec->baseline_name, shape);
-    const int legacy = spec->timed == NULL;
-    kernel_call student = matmul_row_call(legacy ? &LEGACY_ROW : spec->timed, d.a.data,
-                                          d.b.data, d.c.data, s);
-    kernel_call baseline = matmul_row_call(legacy ? &LEGACY_ROW : spec->yardstick, d.a.data,
-                                           d.b.data, c_base.data, s);
-    if (legacy) {
-        student.args.lab = (void *)&spec->student->fn;
-        baseline.args.lab = (void *)&spec->baseline;
-    }
+    kernel_call student = matmul_row_call(spec->timed, d.a.data, d.b.data, d.c.data, s);
+    kernel_call baseline = matmul_row_call(spec->yardstick, d.a.data, d.b.data, c_base.data, s);
     double flops = kernel_row_flops(student.row, student.args.size);
     matmul_run run = {d.a.data, d.b.data, d.c.data, c_base.data, s, seed + 1};
     timing_guard guard = {matmul_run_prepare, matmul_run_verify, &run};
