@@ -5,6 +5,8 @@
  * kernel, D2H copy) run alone on the whole array, and of the two copies run
  * together (a host may not carry both directions at full speed at once): no
  * overlap can beat it.
+ * The pipelines and their work are rows of lab 6's kernel table
+ * (lab6_kernels.c); the stages, keys and labels are the bench's own.
  * The timeline picture comes from lab6_timeline (bench.py runs it). */
 #include <stdio.h>
 
@@ -14,6 +16,7 @@
 #include "device_verify.h"
 #include "lab6.h"
 #include "lab6_baselines.h"
+#include "lab6_kernels.h"
 #include "lab6_rubric.h"
 
 /* The stages alone, on the serial pipeline's buffers. */
@@ -86,10 +89,19 @@ int main(int argc, char **argv)
         lab6_timed_call depth = serial, breadth = serial;
         depth.order = LAB6_DEPTH_FIRST;
         breadth.order = LAB6_BREADTH_FIRST;
+        const kernel_row *rows = lab_kernel_table.rows;
+        const kernel_args args = {.size = {SIZES[s], LAB6_SPEED_STREAMS}};
+        kernel_call serial_row = {&rows[rows[LAB6_ROW_STREAMED].yardstick], args};
+        kernel_call depth_row = {&rows[LAB6_ROW_STREAMED], args},
+                    breadth_row = {&rows[LAB6_ROW_STREAMED], args};
+        serial_row.args.lab = &serial;
+        depth_row.args.lab = &depth;
+        breadth_row.args.lab = &breadth;
         bench_entry kernels[] = {
-            {"streamed", "16 streams, 64 chunks, depth-first (lab 6)", lab6_timed_streamed, &depth},
+            {"streamed", "16 streams, 64 chunks, depth-first (lab 6)", kernel_call_launch,
+             &depth_row},
             {"streamed_breadth_first", "16 streams, 64 chunks, breadth-first (lab 6)",
-             lab6_timed_streamed, &breadth},
+             kernel_call_launch, &breadth_row},
         };
         /* The longest stage alone is the bound. */
         const struct {
@@ -110,9 +122,9 @@ int main(int argc, char **argv)
         }
         bench_problem prob = {
             .lab = 6, .problem = "pipeline", .size = SIZE_NAMES[s], .x = SIZES[s],
-            .work = 2.0 * SIZES[s] * sizeof(float), .unit = "GB/s",
+            .work = kernel_row_bytes(depth_row.row, args.size), .unit = "GB/s",
             .baseline = {"serial", "serial: one copy in, one kernel, one copy out (grader's)",
-                         lab6_timed_serial, &serial},
+                         kernel_call_launch, &serial_row},
             .kernels = kernels, .kernel_count = 2,
             .ceiling = {"longest_stage", stages[longest].label, stages[longest].launch, &serial},
             .ceiling_name = "longest_stage", .out = NULL};

@@ -4,15 +4,26 @@
 
 #include <cuda_runtime_api.h>
 
-#include "compare.h"
 #include "device_verify.h"
 #include "lab7_cublas.h"
-#include "time_kernels.h" /* time_matmul: a square product as a timed launch */
+#include "matmul_kernels.h"
 
 enum { MAX_KERNELS = 8 };
 
-int bench_matmul(int lab, const bench_matmul_kernel *baseline, const bench_matmul_kernel *kernels,
-                 int kernel_count, const int *sizes, int size_count, const bench_options *o)
+/* The ceiling of every matmul bench. Not a row of lab 2's or lab 3's
+ * table: their graders and programs do not link cuBLAS (only lab 7's do). */
+MATMUL_ADAPTER(cublas, lab7_cublas_matmul)
+static const kernel_row CUBLAS_ROW = {.name = "cuBLAS SGEMM", .launch = cublas,
+                                      .flops = matmul_flops};
+
+static bench_entry entry(const bench_matmul_kernel *k, kernel_call *call)
+{
+    return (bench_entry){k->name, k->label, kernel_call_launch, call};
+}
+
+int bench_matmul(int lab, const kernel_table *table, const bench_matmul_kernel *baseline,
+                 const bench_matmul_kernel *kernels, int kernel_count, const int *sizes,
+                 int size_count, const bench_options *o)
 {
     if (kernel_count > MAX_KERNELS) {
         fprintf(stderr, "bench_matmul: at most %d kernels\n", MAX_KERNELS);
@@ -31,28 +42,27 @@ int bench_matmul(int lab, const bench_matmul_kernel *baseline, const bench_matmu
         const int n = sizes[s];
         device_fill_uniform(a, (size_t)n * n, o->seed, -1.0f, 1.0f);
         device_fill_uniform(b, (size_t)n * n, o->seed + 1, -1.0f, 1.0f);
-        time_matmul calls[MAX_KERNELS + 2];
+        const kernel_args args = {.size = {n, n, n}, .in = {a, b}, .out = c};
+        kernel_call base = {&table->rows[baseline->row], args}, ceiling = {&CUBLAS_ROW, args};
+        kernel_call calls[MAX_KERNELS];
         bench_entry entries[MAX_KERNELS];
-        calls[0] = (time_matmul){baseline->fn, a, b, c, n, n, n};
         for (int k = 0; k < kernel_count; ++k) {
-            calls[k + 1] = (time_matmul){kernels[k].fn, a, b, c, n, n, n};
-            entries[k] = (bench_entry){kernels[k].name, kernels[k].label, time_matmul_launch,
-                                       &calls[k + 1]};
+            calls[k] = (kernel_call){&table->rows[kernels[k].row], args};
+            entries[k] = entry(&kernels[k], &calls[k]);
         }
-        calls[kernel_count + 1] = (time_matmul){lab7_cublas_matmul, a, b, c, n, n, n};
+        /* Twice the graders' tolerance: the baseline is not exact either. */
+        const kernel_tolerance tol = matmul_time_tolerance(args.size);
         char size[32];
         snprintf(size, sizeof size, "%d", n);
         bench_problem p = {
             .lab = lab, .problem = "matmul", .size = size, .x = n,
-            .work = 2.0 * n * (double)n * n, .unit = "GFLOP/s",
-            .baseline = {baseline->name, baseline->label, time_matmul_launch, &calls[0]},
+            .work = kernel_row_flops(base.row, args.size), .unit = "GFLOP/s",
+            .baseline = entry(baseline, &base),
             .kernels = entries, .kernel_count = kernel_count,
-            .ceiling = {"cublas", "cuBLAS SGEMM, FP32 (pedantic: no TF32)", time_matmul_launch,
-                        &calls[kernel_count + 1]},
+            .ceiling = {"cublas", "cuBLAS SGEMM, FP32 (pedantic: no TF32)", kernel_call_launch,
+                        &ceiling},
             .ceiling_name = "cublas_fp32",
-            /* Twice the graders' tolerance: the baseline is not exact either. */
-            .out = c, .out_count = (size_t)n * n, .atol = 2.0 * compare_dot_atol((size_t)n),
-            .rtol = 2.0 * MATMUL_RTOL};
+            .out = c, .out_count = (size_t)n * n, .atol = tol.atol, .rtol = tol.rtol};
         int status = bench_run(&p, o);
         first_error = first_error ? first_error : status;
     }

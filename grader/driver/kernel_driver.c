@@ -259,7 +259,8 @@ static const char *mode_words(unsigned modes, char *buf, size_t len)
     return buf;
 }
 
-/* The table as the programs see it, at the time mode's default size. */
+/* The table as the programs see it, at the time mode's default size, with
+ * the size each graded row's speed check times it at. */
 static int run_list(const kernel_table *t)
 {
     kernel_size size;
@@ -277,6 +278,11 @@ static int run_list(const kernel_table *t)
             printf(" %.4g GFLOP", kernel_row_flops(row, size) * 1e-9);
         if (row->modes & KERNEL_TIME)
             printf(", against %s", t->rows[row->yardstick].name);
+        if (row->graded_size[0]) {
+            char graded[64];
+            size_text(row->graded_size, graded, sizeof graded);
+            printf(", graded at %s", graded);
+        }
         printf("%s\n", row->extension ? " (extension)" : "");
         if (row->yardstick < 0 || row->yardstick >= t->count || !row->launch)
             return 1;

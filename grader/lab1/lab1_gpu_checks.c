@@ -4,13 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "copy_baseline.h"
 #include "device_buffer.h"
 #include "device_verify.h"
 #include "gpu_checks.h"
 #include "guard.h"
 #include "harness.h"
 #include "lab1_checks.h"
+#include "lab1_kernels.h"
 #include "mismatch.h"
 #include "rng.h"
 #include "lab1_rubric.h"
@@ -368,20 +368,20 @@ void gpu_rejects_bad_input(void **state)
 
 /* --------------------------------------------------------------- speed */
 
-/* Elementwise out = factor * in, timed against the copy kernel moving the
- * same bytes. Every run gets fresh inputs and a poisoned output, and after
- * it the whole output is compared with the grader's own factor * in, so a
- * timed call that skips its work fails. */
+/* Elementwise out = factor * in: a row of lab 1's kernel table
+ * (lab1_kernels.c) timed against its yardstick there, the copy kernel
+ * moving the same bytes, at the size the table grades it at. Every run
+ * gets fresh inputs and a poisoned output, and after it the whole output
+ * is compared with the grader's own factor * in, so a timed call that
+ * skips its work fails. */
 typedef struct {
-    timed_launch student;   /* runs the student's entry point on in/out */
-    void *student_ctx;
     device_buffer in, out, want;
     size_t n;
     float factor;
     uint64_t seed;
 } elementwise_run;
 
-/* The device buffers of n elements; the caller then sets student/student_ctx. */
+/* The device buffers of n elements. */
 static void elementwise_run_init(elementwise_run *e, size_t n, float factor, uint64_t seed)
 {
     dbuf_alloc(&e->in, "in", n * 4);
@@ -415,38 +415,48 @@ static int elementwise_verify(void *ctx, int run)
     return device_count_mismatches(e->out.data, e->want.data, e->n, 0.0, 0.0) != 0;
 }
 
-typedef struct {
-    const float *in;
-    float *out;
-    size_t n;
-} copy_launch;
-
-static int launch_copy(void *ctx)
-{
-    copy_launch *l = ctx;
-    return baseline_copy_floats(l->in, l->out, l->n);
-}
-
 static const timing_plan ELEMENTWISE_PLAN = {
     .warmup = 3, .runs = 31, .launches_per_run = 1, .flush_l2 = 1};
 
-/* Times e->student against the copy kernel on e's buffers; judge = 1 fails
- * below spec->threshold. Returns the fraction of copy bandwidth. */
-static double elementwise_copy_fraction(elementwise_run *e, speed_spec *spec, int judge)
+/* A call's arguments on e's buffers, at the size the row `graded` is
+ * graded at. */
+static kernel_args graded_args(int graded, const elementwise_run *e)
 {
+    const kernel_row *row = &lab_kernel_table.rows[graded];
+    kernel_args args = {.size = {row->graded_size[0], row->graded_size[1]},
+                        .in = {e->in.data, NULL}, .out = e->out.data};
+    return args;
+}
+
+static size_t graded_elements(int graded)
+{
+    const kernel_row *row = &lab_kernel_table.rows[graded];
+    return (size_t)row->graded_size[0] * (size_t)row->graded_size[1];
+}
+
+/* Times the row `timed` (the student's kernel, or the grader's mistake
+ * standing in for it) against the yardstick of the row `graded`, on e's
+ * buffers at that row's graded size; judge = 1 fails below
+ * spec->threshold. Returns the fraction of copy bandwidth. */
+static double elementwise_copy_fraction(elementwise_run *e, int timed, int graded,
+                                        speed_spec *spec, int judge)
+{
+    const kernel_row *rows = lab_kernel_table.rows;
     device_buffer copy_out;
     dbuf_alloc(&copy_out, "copy_out", e->n * 4);
-    copy_launch copy = {e->in.data, copy_out.data, e->n};
+    kernel_call student = {&rows[timed], graded_args(graded, e)};
+    kernel_call copy = {&rows[rows[graded].yardstick], graded_args(graded, e)};
+    copy.args.out = copy_out.data;
     timing_guard guard = {elementwise_prepare, elementwise_verify, e};
-    spec->bytes_per_launch = 2.0 * 4.0 * (double)e->n;
+    spec->bytes_per_launch = kernel_row_bytes(student.row, student.args.size);
     double ratio;
     if (judge) {
-        ratio = speed_check(e->student, e->student_ctx, launch_copy, &copy, &ELEMENTWISE_PLAN,
-                            &guard, spec);
+        ratio = speed_check(kernel_call_launch, &student, kernel_call_launch, &copy,
+                            &ELEMENTWISE_PLAN, &guard, spec);
     } else {
         timing_ab_result r;
-        speed_measure(e->student, e->student_ctx, launch_copy, &copy, &ELEMENTWISE_PLAN, &guard,
-                      spec, &r);
+        speed_measure(kernel_call_launch, &student, kernel_call_launch, &copy,
+                      &ELEMENTWISE_PLAN, &guard, spec, &r);
         speed_report(&r, spec);
         ratio = r.ratio;
     }
@@ -456,34 +466,16 @@ static double elementwise_copy_fraction(elementwise_run *e, speed_spec *spec, in
 
 /* ---- the 2D image kernel ---- */
 
-enum { SPEED_EDGE = 8192 };
-
-typedef struct {
-    lab_status (*fn)(const float *, float *, int, int);
-    const float *in;
-    float *out;
-    int width, height;
-} image_launch;
-
-static int launch_image(void *ctx)
+/* Measures the row `timed` on the image kernel's graded image against the
+ * copy kernel, then runs it once more on seeded host inputs against the
+ * CPU reference. Returns the fraction of copy bandwidth. */
+static double image_copy_fraction(int timed, int judge, const char *description)
 {
-    image_launch *l = ctx;
-    return l->fn(l->in, l->out, l->width, l->height);
-}
-
-/* Measures `fn` on an 8192x8192 image against the copy kernel, then runs it
- * once more on seeded host inputs against the CPU reference. Returns the
- * fraction of copy bandwidth. */
-static double image_copy_fraction(lab_status (*fn)(const float *, float *, int, int), int judge,
-                                  const char *description)
-{
-    const int w = SPEED_EDGE, h = SPEED_EDGE;
-    size_t n = (size_t)w * h;
+    const kernel_size *size = &lab_kernel_table.rows[LAB1_ROW_IMAGE].graded_size;
+    const int w = (int)(*size)[0], h = (int)(*size)[1];
+    size_t n = graded_elements(LAB1_ROW_IMAGE);
     elementwise_run e;
     elementwise_run_init(&e, n, 2.0f, grader_seed() + 500);
-    image_launch student = {fn, e.in.data, e.out.data, w, h};
-    e.student = launch_image;
-    e.student_ctx = &student;
     speed_spec spec = {
         .ratio_name = "fraction_of_copy_bandwidth",
         .description = description,
@@ -492,7 +484,7 @@ static double image_copy_fraction(lab_status (*fn)(const float *, float *, int, 
                 "If threadIdx.x selects the row, a warp of a 16x16 block touches 16 different "
                 "rows, 8 bytes in each, instead of two 64-byte runs: handout section 4.",
         .verify_hint = HINT_2D};
-    double ratio = elementwise_copy_fraction(&e, &spec, judge);
+    double ratio = elementwise_copy_fraction(&e, timed, LAB1_ROW_IMAGE, &spec, judge);
 
     /* The same kernel on the seeded host image, against the CPU. */
     float *host = random_floats(n, grader_seed() + 500);
@@ -501,7 +493,8 @@ static double image_copy_fraction(lab_status (*fn)(const float *, float *, int, 
         ref[i] = 2.0 * host[i];
     dbuf_upload(&e.in, host);
     dbuf_poison(&e.out);
-    gpu_expect_ok(fn(e.in.data, e.out.data, w, h), description);
+    kernel_args args = graded_args(LAB1_ROW_IMAGE, &e);
+    gpu_expect_ok(lab_kernel_table.rows[timed].launch(&args), description);
     compare_spec cmp = {(size_t)h, (size_t)w, 0.0, 0.0, LAB1_IMAGE_BLOCK_X};
     gpu_expect_floats(&e.out, ref, &cmp, description, HINT_2D);
     free(ref);
@@ -514,14 +507,14 @@ void gpu_image_bandwidth(void **state)
 {
     (void)state;
     grader_require_gpu();
-    image_copy_fraction(lab1_image_double, 1, "lab1_image_double 8192x8192 vs copy kernel");
+    image_copy_fraction(LAB1_ROW_IMAGE, 1, "lab1_image_double 8192x8192 vs copy kernel");
 }
 
 void selftest_swapped_mapping_is_slow(void **state)
 {
     (void)state;
     grader_require_gpu();
-    double ratio = image_copy_fraction(lab1_baseline_image_double_swapped, 0,
+    double ratio = image_copy_fraction(LAB1_ROW_SWAPPED, 0,
                                        "swapped-mapping baseline 8192x8192 vs copy kernel");
     GRADER_CHECK(ratio < LAB1_IMAGE_COPY_FRACTION_MIN,
                  "the swapped (uncoalesced) baseline reached %.3f of copy bandwidth, not below "
@@ -533,33 +526,11 @@ void selftest_swapped_mapping_is_slow(void **state)
 
 /* ---- the grid-stride loop ---- */
 
-/* More elements than the fixed grid has threads (128 passes), small enough
- * that a loop stepping by one block (128 times the work) still ends in
- * milliseconds. */
-#define STRIDE_SPEED_N ((1 << 22) + 3)
-#define STRIDE_FACTOR 3.0f
-
-typedef struct {
-    lab_status (*fn)(const float *, float *, float, int);
-    const float *in;
-    float *out;
-    int n;
-} stride_launch;
-
-static int launch_stride(void *ctx)
-{
-    stride_launch *l = ctx;
-    return l->fn(l->in, l->out, STRIDE_FACTOR, l->n);
-}
-
-static double stride_copy_fraction(lab_status (*fn)(const float *, float *, float, int),
-                                   int judge, const char *description)
+static double stride_copy_fraction(int timed, int judge, const char *description)
 {
     elementwise_run e;
-    elementwise_run_init(&e, STRIDE_SPEED_N, STRIDE_FACTOR, grader_seed() + 600);
-    stride_launch student = {fn, e.in.data, e.out.data, STRIDE_SPEED_N};
-    e.student = launch_stride;
-    e.student_ctx = &student;
+    elementwise_run_init(&e, graded_elements(LAB1_ROW_GRID_STRIDE), LAB1_STRIDE_FACTOR,
+                         grader_seed() + 600);
     speed_spec spec = {
         .ratio_name = "fraction_of_copy_bandwidth",
         .description = description,
@@ -569,7 +540,7 @@ static double stride_copy_fraction(lab_status (*fn)(const float *, float *, floa
                 "array; a loop that advances by blockDim.x makes every block walk the whole "
                 "array. Check TODO(1.9), handout section 6.",
         .verify_hint = HINT_STRIDE};
-    double ratio = elementwise_copy_fraction(&e, &spec, judge);
+    double ratio = elementwise_copy_fraction(&e, timed, LAB1_ROW_GRID_STRIDE, &spec, judge);
     elementwise_run_free(&e);
     return ratio;
 }
@@ -578,7 +549,7 @@ void gpu_grid_stride_bandwidth(void **state)
 {
     (void)state;
     grader_require_gpu();
-    stride_copy_fraction(lab1_scale_grid_stride, 1,
+    stride_copy_fraction(LAB1_ROW_GRID_STRIDE, 1,
                          "lab1_scale_grid_stride (grid-stride loop, n=4194307) vs copy kernel");
 }
 
@@ -586,7 +557,7 @@ void selftest_block_stride_is_slow(void **state)
 {
     (void)state;
     grader_require_gpu();
-    double ratio = stride_copy_fraction(lab1_baseline_scale_block_stride, 0,
+    double ratio = stride_copy_fraction(LAB1_ROW_BLOCK_STRIDE, 0,
                                         "block-stride baseline (n=4194307) vs copy kernel");
     GRADER_CHECK(ratio < LAB1_GRID_STRIDE_COPY_FRACTION_MIN,
                  "the block-stride baseline reached %.3f of copy bandwidth, not below the "

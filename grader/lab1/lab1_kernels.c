@@ -3,9 +3,10 @@
  * each against a plain copy kernel moving the same bytes (the graders'
  * yardstick), so the ratio is the fraction of copy bandwidth reached. The
  * copy's output is no reference, so each output is checked against the
- * host's 2 * in or a + b, which float arithmetic gives exactly. The
- * grader's two mistakes on purpose (the image kernel with x picking the
- * row, the block-stride loop) and cudaMemcpy are rows for make bench. */
+ * host's 2 * in, a + b or 3 * in, which float arithmetic gives exactly.
+ * The grader's two mistakes on purpose (the image kernel with x picking
+ * the row, the block-stride loop) stand in for the student in the speed
+ * checks' self-tests; they and cudaMemcpy are rows for make bench too. */
 #include "lab1_kernels.h"
 
 #include <stdio.h>
@@ -46,7 +47,7 @@ static int vector_add(const kernel_args *a)
 
 static int grid_stride(const kernel_args *a)
 {
-    return lab1_scale_grid_stride(a->in[0], a->out, 2.0f, (int)elements(a));
+    return lab1_scale_grid_stride(a->in[0], a->out, LAB1_STRIDE_FACTOR, (int)elements(a));
 }
 
 static int swapped(const kernel_args *a)
@@ -57,7 +58,8 @@ static int swapped(const kernel_args *a)
 
 static int block_stride(const kernel_args *a)
 {
-    return lab1_baseline_scale_block_stride(a->in[0], a->out, 2.0f, (int)elements(a));
+    return lab1_baseline_scale_block_stride(a->in[0], a->out, LAB1_STRIDE_FACTOR,
+                                            (int)elements(a));
 }
 
 static int memcpy_same_bytes(const kernel_args *a)
@@ -83,6 +85,14 @@ static kernel_tolerance nearly_exact(const kernel_size s)
 
 #define STUDENT (KERNEL_TIME | KERNEL_PROFILE)
 
+/* The graded sizes (gpu_image_bandwidth, gpu_grid_stride_bandwidth). The
+ * image: 256 MiB each way, five times an H100's L2. The loop: more
+ * elements than the fixed grid has threads (128 passes), small enough that
+ * a loop stepping by one block (128 times the work) still ends in
+ * milliseconds. */
+#define IMAGE_GRADED {8192, 8192}
+#define STRIDE_GRADED {(1L << 22) + 3, 1}
+
 static const kernel_row ROWS[LAB1_ROW_COUNT] = {
     [LAB1_ROW_COPY] = {.name = "copy kernel", .launch = copy, .modes = KERNEL_PROFILE,
                        .yardstick = LAB1_ROW_COPY, .bytes = read_write},
@@ -90,14 +100,15 @@ static const kernel_row ROWS[LAB1_ROW_COUNT] = {
                            .yardstick = LAB1_ROW_COPY_ADD, .bytes = two_reads_one_write},
     [LAB1_ROW_IMAGE] = {.name = "lab1_image_double", .launch = image, .modes = STUDENT,
                         .yardstick = LAB1_ROW_COPY, .bytes = read_write,
-                        .want = KERNEL_WANT_REFERENCE_0, .tolerance = nearly_exact},
+                        .want = KERNEL_WANT_REFERENCE_0, .tolerance = nearly_exact,
+                        .graded_size = IMAGE_GRADED},
     [LAB1_ROW_VECTOR_ADD] = {.name = "lab1_vector_add", .launch = vector_add, .modes = STUDENT,
                              .yardstick = LAB1_ROW_COPY_ADD, .bytes = two_reads_one_write,
                              .want = KERNEL_WANT_REFERENCE_1, .tolerance = nearly_exact},
     [LAB1_ROW_GRID_STRIDE] = {.name = "lab1_scale_grid_stride", .launch = grid_stride,
                               .modes = STUDENT, .yardstick = LAB1_ROW_COPY,
-                              .bytes = read_write, .want = KERNEL_WANT_REFERENCE_0,
-                              .tolerance = nearly_exact},
+                              .bytes = read_write, .want = KERNEL_WANT_REFERENCE_2,
+                              .tolerance = nearly_exact, .graded_size = STRIDE_GRADED},
     [LAB1_ROW_SWAPPED] = {.name = "2D, x picks the row", .launch = swapped,
                           .yardstick = LAB1_ROW_SWAPPED, .bytes = read_write},
     [LAB1_ROW_BLOCK_STRIDE] = {.name = "block-stride loop", .launch = block_stride,
@@ -109,23 +120,27 @@ static const kernel_row ROWS[LAB1_ROW_COUNT] = {
 /* --------------------------------------------------------------- setup */
 
 /* What the kernels must write, computed on the host from the device's
- * inputs: twice = 2 * a (image double and grid-stride scale), sum = a + b.
- * 0 when the host lacks the memory: the lines then say "not checked". */
+ * inputs: twice = 2 * a (image double), sum = a + b, scaled =
+ * LAB1_STRIDE_FACTOR * a (grid-stride scale). 0 when the host lacks the
+ * memory: the lines then say "not checked". */
 static int host_references(const float *a, const float *b, size_t n, float **twice,
-                           float **sum)
+                           float **sum, float **scaled)
 {
     *twice = malloc(n * sizeof **twice);
     *sum = malloc(n * sizeof **sum);
-    if (!*twice || !*sum ||
+    *scaled = malloc(n * sizeof **scaled);
+    if (!*twice || !*sum || !*scaled ||
         cudaMemcpy(*twice, a, n * sizeof **twice, cudaMemcpyDeviceToHost) != cudaSuccess ||
         cudaMemcpy(*sum, b, n * sizeof **sum, cudaMemcpyDeviceToHost) != cudaSuccess) {
         free(*twice);
         free(*sum);
-        *twice = *sum = NULL;
+        free(*scaled);
+        *twice = *sum = *scaled = NULL;
         return 0;
     }
     for (size_t i = 0; i < n; ++i) {
         (*sum)[i] += (*twice)[i];
+        (*scaled)[i] = LAB1_STRIDE_FACTOR * (*twice)[i];
         (*twice)[i] *= 2.0f;
     }
     return 1;
@@ -140,8 +155,8 @@ static int setup_time(const kernel_size size, kernel_problem *p)
     float *copy_out = time_device_floats("lab1", copy_n, 4);
     if (!a || !b || !out || !copy_out)
         return 0;
-    float *twice = NULL, *sum = NULL;
-    if (!host_references(a, b, n, &twice, &sum))
+    float *twice = NULL, *sum = NULL, *scaled = NULL;
+    if (!host_references(a, b, n, &twice, &sum, &scaled))
         printf("make time-lab1: not enough host memory to check the results at SIZE=%ldx%ld\n",
                size[0], size[1]);
     p->args.in[0] = a;
@@ -150,6 +165,7 @@ static int setup_time(const kernel_size size, kernel_problem *p)
     p->yardstick_out = copy_out;
     p->reference[0] = twice;
     p->reference[1] = sum;
+    p->reference[2] = scaled;
     p->checked = n;
     return 1;
 }

@@ -8,10 +8,9 @@
 
 #include "device_buffer.h"
 #include "gpu_checks.h"
-#include "lab2.h"
 #include "harness.h"
 #include "lab3_checks.h"
-#include "matmul_baselines.h"
+#include "lab3_kernels.h"
 #include "matmul_checks.h"
 #include "lab3_rubric.h"
 #include "racecheck.h"
@@ -53,13 +52,13 @@ static const matmul_impl THREAD_TILE = {"lab3_matmul_thread_tile", lab3_matmul_t
                                         LAB3_TT_BM, THREAD_TILE_HINT,
                                         "the validation written in shared_tiles.cu", 0, NULL};
 /* The baseline is lab 2's reference itself (lab2_reference: solutions/, or the
- * machine-code-only library of a student copy), never a copy of it. */
-static const matmul_impl NAIVE = {"lab2_matmul_naive (lab 2's reference)", lab2_matmul_naive, 0,
+ * machine-code-only library of a student copy), never a copy of it; the
+ * kernel table launches it (LAB3_ROW_NAIVE), this is how the self-test's
+ * messages name it. */
+static const matmul_impl NAIVE = {"lab2_matmul_naive (lab 2's reference)", NULL, 0,
                                   "The grader's naive baseline is wrong: a grader bug, please "
                                   "report it.", NULL, 0, NULL};
 
-static const matmul_shape SPEED_SHAPE = {2048, 2048, 2048};
-/* 2*2048^3 = 17 GFLOP: about 1.8 ms per launch on an H100 (lab3_rubric.h). */
 static const timing_plan SPEED_PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 1,
                                        .flush_l2 = 1};
 
@@ -232,13 +231,19 @@ void gpu_rejects_bad_input(void **state)
 
 /* ------------------------------------------------------------ speed */
 
-static matmul_speed_spec spec_over_naive(const matmul_impl *student, double threshold,
-                                         const char *ratio_name, const char *hint)
+/* The row `timed` of lab 3's kernel table (lab3_kernels.c), called
+ * `student` in the messages, against the yardstick of the row `graded`
+ * (the one whose threshold it is held to) at that row's graded size. */
+static matmul_speed_spec spec_over_naive(const matmul_impl *student, int timed, int graded,
+                                         double threshold, const char *ratio_name,
+                                         const char *hint)
 {
+    const kernel_row *rows = lab_kernel_table.rows;
     matmul_speed_spec spec = {.student = student,
-                              .baseline = lab2_matmul_naive,
+                              .timed = &rows[timed],
+                              .yardstick = &rows[rows[graded].yardstick],
                               .baseline_name = "the naive coalesced kernel (lab 2's solution)",
-                              .shape = SPEED_SHAPE,
+                              .shape = matmul_graded_shape(&rows[graded]),
                               .threshold = threshold,
                               .ratio_name = ratio_name,
                               .hint = hint,
@@ -251,7 +256,7 @@ void gpu_tiled_speed_vs_naive(void **state)
     (void)state;
     grader_require_gpu();
     matmul_speed_spec spec = spec_over_naive(
-        &TILED, LAB3_TILED_SPEEDUP_MIN, "speedup_over_naive",
+        &TILED, LAB3_ROW_TILED, LAB3_ROW_TILED, LAB3_TILED_SPEEDUP_MIN, "speedup_over_naive",
         "Each element a block loads into shared memory should serve TILE multiply-adds. "
         "Check that the loads are one per thread per phase (TODO(3.2), section 4), that the "
         "inner loop reads only shared memory and is unrolled (TODO(3.5), section 7), and the "
@@ -264,8 +269,9 @@ void gpu_tile16_speed_metrics(void **state)
     (void)state;
     grader_require_gpu();
     /* For the handout's 16-versus-32 comparison: measured, not judged. */
-    matmul_speed_spec spec = spec_over_naive(&TILED16, LAB3_TILED_SPEEDUP_MIN,
-                                             "tile16_speedup_over_naive", TILED_HINT);
+    matmul_speed_spec spec =
+        spec_over_naive(&TILED16, LAB3_ROW_TILED_16, LAB3_ROW_TILED_16, LAB3_TILED_SPEEDUP_MIN,
+                        "tile16_speedup_over_naive", TILED_HINT);
     matmul_speed(&spec, 0, NULL);
 }
 
@@ -274,7 +280,8 @@ void gpu_thread_tile_speed_vs_naive(void **state)
     (void)state;
     grader_require_gpu();
     matmul_speed_spec spec = spec_over_naive(
-        &THREAD_TILE, LAB3_THREAD_TILE_SPEEDUP_MIN, "speedup_over_naive",
+        &THREAD_TILE, LAB3_ROW_THREAD_TILE, LAB3_ROW_THREAD_TILE, LAB3_THREAD_TILE_SPEEDUP_MIN,
+        "speedup_over_naive",
         "Each B value read from shared memory should serve TM multiply-adds held in "
         "registers: check that the accumulators are not in local memory (the note of "
         "gpu_thread_tile_uses_shared_tiles) and that the loops over BK and TM are unrolled. "
@@ -286,8 +293,8 @@ void selftest_naive_below_tiled_threshold(void **state)
 {
     (void)state;
     grader_require_gpu();
-    matmul_speed_spec spec = spec_over_naive(&NAIVE, LAB3_TILED_SPEEDUP_MIN, "speedup_over_naive",
-                                             NULL);
+    matmul_speed_spec spec = spec_over_naive(&NAIVE, LAB3_ROW_NAIVE, LAB3_ROW_TILED,
+                                             LAB3_TILED_SPEEDUP_MIN, "speedup_over_naive", NULL);
     matmul_expect_below_threshold(&spec, "LAB3_TILED_SPEEDUP_MIN");
 }
 

@@ -1,14 +1,13 @@
 /* Lab 3's kernel table: the student's tiled kernel (TILE 32 and 16) and
  * thread tile (the extension) against lab 2's naive kernel (lab 2's
- * reference, lab2_reference), as gpu_tiled_speed_vs_naive times them; each
- * C is checked against the naive kernel's. Lab 3's race runner is its race
+ * reference, lab2_reference), as the speed checks time them
+ * (lab3_gpu_checks.c: gpu_tiled_speed_vs_naive and the others); each C is
+ * checked against the naive kernel's. Lab 3's race runner is its race
  * demo (race_demo.cu), which also runs a kernel with a barrier missing. */
-#include "kernel_table.h"
 #include "lab2.h"
 #include "lab3.h"
+#include "lab3_kernels.h"
 #include "matmul_kernels.h"
-
-enum { ROW_NAIVE, ROW_TILED, ROW_TILED_16, ROW_THREAD_TILE, ROW_COUNT };
 
 MATMUL_ADAPTER(naive, lab2_matmul_naive)
 MATMUL_ADAPTER(tiled, lab3_matmul_tiled)
@@ -20,17 +19,20 @@ static int tiled_16(const kernel_args *a)
                                   MATMUL_K(a));
 }
 
+/* The speed checks time every student row at 2048^3: 2*2048^3 = 17
+ * GFLOP, about 1.8 ms per launch of the tiled kernel on an H100
+ * (lab3_rubric.h). */
 #define STUDENT(fn) .launch = fn, .modes = KERNEL_TIME | KERNEL_PROFILE, \
-    .yardstick = ROW_NAIVE, .flops = matmul_flops, .want = KERNEL_WANT_YARDSTICK, \
-    .tolerance = matmul_time_tolerance
+    .yardstick = LAB3_ROW_NAIVE, .flops = matmul_flops, .want = KERNEL_WANT_YARDSTICK, \
+    .tolerance = matmul_time_tolerance, .graded_size = {2048, 2048, 2048}
 
-static const kernel_row ROWS[ROW_COUNT] = {
-    [ROW_NAIVE] = {.name = "lab 2's naive", .launch = naive, .modes = KERNEL_PROFILE,
-                   .yardstick = ROW_NAIVE, .flops = matmul_flops},
-    [ROW_TILED] = {.name = "lab3_matmul_tiled (TILE 32)", STUDENT(tiled)},
-    [ROW_TILED_16] = {.name = "lab3_matmul_tiled_with(16)", STUDENT(tiled_16)},
+static const kernel_row ROWS[LAB3_ROW_COUNT] = {
+    [LAB3_ROW_NAIVE] = {.name = "lab 2's naive", .launch = naive, .modes = KERNEL_PROFILE,
+                        .yardstick = LAB3_ROW_NAIVE, .flops = matmul_flops},
+    [LAB3_ROW_TILED] = {.name = "lab3_matmul_tiled (TILE 32)", STUDENT(tiled)},
+    [LAB3_ROW_TILED_16] = {.name = "lab3_matmul_tiled_with(16)", STUDENT(tiled_16)},
     /* Not "extension" here: make time-lab3 always counted it. */
-    [ROW_THREAD_TILE] = {.name = "lab3_matmul_thread_tile (ext.)", STUDENT(thread_tile)},
+    [LAB3_ROW_THREAD_TILE] = {.name = "lab3_matmul_thread_tile (ext.)", STUDENT(thread_tile)},
 };
 
 static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
@@ -41,7 +43,7 @@ static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
 const kernel_table lab_kernel_table = {
     .lab = "lab3",
     .rows = ROWS,
-    .count = ROW_COUNT,
+    .count = LAB3_ROW_COUNT,
     .time = {3, 16384, "2048x2048x2048"},
     .profile = {1, 8192, "1024"}, /* square matrices of this size */
     .race = {3, 16384, "64x64x96"},

@@ -14,6 +14,7 @@
 #include "copy_baseline.h"
 #include "lab4.h"
 #include "lab4_baselines.h"
+#include "lab4_rubric.h"
 #include "time_kernels.h"
 
 /* ------------------------------------------------------------ adapters */
@@ -59,6 +60,8 @@ double lab4_transpose_bytes(const kernel_size size)
 /* ---------------------------------------------------------------- rows */
 
 #define STUDENT (KERNEL_TIME | KERNEL_PROFILE | KERNEL_RACE)
+/* The square matrix the speed checks time every version on (lab4_rubric.h). */
+#define GRADED .graded_size = {LAB4_SPEED_SIZE, LAB4_SPEED_SIZE}
 
 static const kernel_row ROWS[LAB4_ROW_COUNT] = {
     [LAB4_ROW_NAIVE] = {.name = "naive transpose", .launch = naive, .modes = KERNEL_PROFILE,
@@ -70,13 +73,14 @@ static const kernel_row ROWS[LAB4_ROW_COUNT] = {
                          .yardstick = LAB4_ROW_MEMCPY, .bytes = lab4_transpose_bytes},
     [LAB4_ROW_SMEM] = {.name = "lab4_transpose(smem)", .launch = smem, .modes = STUDENT,
                        .yardstick = LAB4_ROW_NAIVE, .bytes = lab4_transpose_bytes,
-                       .want = KERNEL_WANT_REFERENCE_0},
+                       .want = KERNEL_WANT_REFERENCE_0, GRADED},
     [LAB4_ROW_PADDED] = {.name = "lab4_transpose(padded)", .launch = padded, .modes = STUDENT,
                          .yardstick = LAB4_ROW_UNPADDED, .bytes = lab4_transpose_bytes,
-                         .want = KERNEL_WANT_REFERENCE_0},
+                         .want = KERNEL_WANT_REFERENCE_0, GRADED},
     [LAB4_ROW_MULTIROW] = {.name = "lab4_transpose(multirow)", .launch = multirow,
                            .modes = STUDENT, .yardstick = LAB4_ROW_MEMCPY,
-                           .bytes = lab4_transpose_bytes, .want = KERNEL_WANT_REFERENCE_0},
+                           .bytes = lab4_transpose_bytes, .want = KERNEL_WANT_REFERENCE_0,
+                           GRADED},
 };
 
 /* --------------------------------------------------------------- setup */

@@ -11,14 +11,13 @@
 
 #include <cuda_runtime_api.h>
 
-#include "copy_baseline.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "gpu_checks.h"
 #include "guard.h"
 #include "harness.h"
-#include "lab5_baselines.h"
 #include "lab5_checks.h"
+#include "lab5_kernels.h"
 #include "lab5_rubric.h"
 #include "racecheck.h"
 #include "rng.h"
@@ -31,39 +30,48 @@ typedef struct {
     sum_fn fn;
     int per_block;     /* elements one block covers (0: grid-stride) */
     const char *hint;  /* which TODOs and sections to read when its sum is wrong */
+    int row;           /* its row of lab 5's kernel table: what the speed checks time */
 } stage_info;
 
 static const stage_info DIVERGENT = {
     "lab5_sum_divergent", lab5_sum_divergent, LAB5_BLOCK,
     "Check TODO(5.1) (the active threads, handout section 3) and TODO(5.2) (0.0f past n, a "
-    "barrier after the load and after every step, thread 0's atomicAdd; sections 2 and 3)."};
+    "barrier after the load and after every step, thread 0's atomicAdd; sections 2 and 3).",
+    LAB5_ROW_DIVERGENT};
 static const stage_info STRIDED = {
     "lab5_sum_strided", lab5_sum_strided, LAB5_BLOCK,
     "Check TODO(5.4) (the index, handout section 5) and TODO(5.5) (the same load, barriers and "
-    "atomicAdd as stage (1); section 5)."};
+    "atomicAdd as stage (1); section 5).",
+    LAB5_ROW_STRIDED};
 static const stage_info SEQUENTIAL = {
     "lab5_sum_sequential", lab5_sum_sequential, LAB5_BLOCK,
     "Check TODO(5.6) (handout section 6) and TODO(5.7): the loop must start at blockDim.x / 2, "
     "halve the stride each step and run the step with stride 1 (section 7's four bugs), with "
-    "a barrier after every step."};
+    "a barrier after every step.",
+    LAB5_ROW_SEQUENTIAL};
 static const stage_info FIRST_ADD = {
     "lab5_sum_first_add", lab5_sum_first_add, 2 * LAB5_BLOCK,
     "Check TODO(5.8): each block covers 2*blockDim.x elements, each thread adds the two it "
-    "loads (0.0f for one past n) before stage (3)'s steps; handout section 8.1."};
+    "loads (0.0f for one past n) before stage (3)'s steps; handout section 8.1.",
+    LAB5_ROW_FIRST_ADD};
 static const stage_info WARP_SHUFFLE = {
     "lab5_sum_warp_shuffle", lab5_sum_warp_shuffle, 2 * LAB5_BLOCK,
     "Check TODO(5.9): shared-memory steps down to stride 64, then warp 0 adds s[t] + s[t + 32] "
-    "and shuffles with offsets 16, 8, 4, 2, 1 and the full mask; handout section 8.2."};
+    "and shuffles with offsets 16, 8, 4, 2, 1 and the full mask; handout section 8.2.",
+    LAB5_ROW_WARP_SHUFFLE};
 static const stage_info GRID_STRIDE = {
     "lab5_sum_grid_stride", lab5_sum_grid_stride, 0,
     "Check TODO(5.10): the elements before the first 16-byte boundary and after the last "
     "whole float4, the grid-stride step (all the grid's threads), and the block sum; and "
-    "TODO(5.11), the grid; handout section 8.3."};
+    "TODO(5.11), the grid; handout section 8.3.",
+    LAB5_ROW_GRID_STRIDE};
 
-/* The yardstick for stage (3): stage (1) as the grader wrote it. */
+/* The stages' yardstick in the kernel table, stage (1) as the grader wrote
+ * it, as the speed checks' messages name it (the table launches it). */
 static const stage_info GRADER_DIVERGENT = {
-    "the grader's divergent reduction (stage (1))", lab5_baseline_sum_divergent, LAB5_BLOCK,
-    "The grader's own stage (1) gave a wrong sum: a grader bug, please report it."};
+    "the grader's divergent reduction (stage (1))", NULL, LAB5_BLOCK,
+    "The grader's own stage (1) gave a wrong sum: a grader bug, please report it.",
+    LAB5_ROW_GRADER_DIVERGENT};
 
 static const char ZERO_HINT[] =
     "The blocks add into *out, so the entry point must set it to zero before the kernel on "
@@ -330,9 +338,10 @@ void gpu_rejects_bad_input(void **state)
 
 /* ------------------------------------------------------------ speed */
 
-/* 2^27 floats (512 MiB): ten times an H100's L2, and long enough (about
- * 0.2 ms at copy speed) that launch overheads are a few percent. */
-#define SPEED_N (1 << 27)
+/* Each stage is its row of lab 5's kernel table (lab5_kernels.c), timed at
+ * the size the table grades it at, against its yardstick there or against
+ * the table's ceiling, a device-to-device cudaMemcpy of n/2 floats, which
+ * reads and writes as many bytes (4n) as the reduction reads. */
 
 static const timing_plan SPEED_PLAN = {.warmup = 3, .runs = 31, .launches_per_run = 1,
                                        .flush_l2 = 1};
@@ -382,33 +391,12 @@ static int speed_verify(void *ctx, int run)
     return !ok;
 }
 
-static int launch_a(void *ctx)
-{
-    speed_run *r = ctx;
-    return r->a->fn((const float *)r->in.data, (float *)r->out_a.data, r->n);
-}
-
-static int launch_b(void *ctx)
-{
-    speed_run *r = ctx;
-    return r->b->fn((const float *)r->in.data, (float *)r->out_b.data, r->n);
-}
-
-/* The yardstick: a device-to-device cudaMemcpy of n/2 floats, reading and
- * writing as many bytes (4n) as the reduction reads. */
-static int launch_copy(void *ctx)
-{
-    speed_run *r = ctx;
-    return baseline_memcpy_floats((const float *)r->in.data, (float *)r->copy_out.data,
-                                  (size_t)(r->n / 2));
-}
-
 static void speed_run_init(speed_run *r, const stage_info *a, const stage_info *b)
 {
     memset(r, 0, sizeof *r);
     r->a = a;
     r->b = b;
-    r->n = SPEED_N;
+    r->n = (int)lab_kernel_table.rows[a->row].graded_size[0];
     r->host = grader_malloc((size_t)r->n * sizeof(float));
     rng_fill_integers(r->host, (size_t)r->n, grader_seed() + 900, -2, 2);
     for (int i = 0; i < r->n; ++i)
@@ -433,8 +421,17 @@ static void speed_run_free(speed_run *r)
     free(r->host);
 }
 
-/* Measures a against b (or the copy). judge: fail below the threshold;
- * otherwise only report. Fills *result when given. */
+/* The table's row `row` on r's input, writing to `out`. */
+static kernel_call row_call(int row, const speed_run *r, const device_buffer *out)
+{
+    kernel_call call = {&lab_kernel_table.rows[row],
+                        {.size = {r->n}, .in = {r->in.data, NULL}, .out = out->data}};
+    return call;
+}
+
+/* Measures a against b, its yardstick in the table (yardstick_of), or
+ * against the table's ceiling, the copy, when b is NULL. judge: fail below
+ * the threshold; otherwise only report. Fills *result when given. */
 static double measure(const stage_info *a, const stage_info *b, double threshold,
                       const char *ratio_name, const char *hint, int judge,
                       timing_ab_result *result)
@@ -449,26 +446,40 @@ static double measure(const stage_info *a, const stage_info *b, double threshold
                  "%s vs device-to-device cudaMemcpy of the same bytes, n=%d", a->name, r.n);
     snprintf(verify_hint, sizeof verify_hint, "%s%s%s", a->hint, b ? " Or: " : "",
              b ? b->hint : "");
+    kernel_call timed = row_call(a->row, &r, &r.out_a);
+    kernel_call baseline = b ? row_call(b->row, &r, &r.out_b)
+                             : row_call(LAB5_ROW_MEMCPY_HALF, &r, &r.copy_out);
     timing_guard guard = {speed_prepare, speed_verify, &r};
     speed_spec spec = {.ratio_name = ratio_name,
                        .description = description,
                        .threshold = threshold,
-                       .bytes_per_launch = 4.0 * r.n,
+                       .bytes_per_launch = kernel_row_bytes(timed.row, timed.args.size),
                        .hint = hint,
                        .verify_hint = verify_hint};
     double ratio;
-    timed_launch baseline = b ? launch_b : launch_copy;
     if (judge) {
-        ratio = speed_check(launch_a, &r, baseline, &r, &SPEED_PLAN, &guard, &spec);
+        ratio = speed_check(kernel_call_launch, &timed, kernel_call_launch, &baseline,
+                            &SPEED_PLAN, &guard, &spec);
     } else {
         timing_ab_result local;
         timing_ab_result *res = result ? result : &local;
-        speed_measure(launch_a, &r, baseline, &r, &SPEED_PLAN, &guard, &spec, res);
+        speed_measure(kernel_call_launch, &timed, kernel_call_launch, &baseline, &SPEED_PLAN,
+                      &guard, &spec, res);
         speed_report(res, &spec);
         ratio = res->ratio;
     }
     speed_run_free(&r);
     return ratio;
+}
+
+/* The stage's yardstick in the table, as the messages name it. */
+static const stage_info *yardstick_of(const stage_info *stage)
+{
+    int row = lab_kernel_table.rows[stage->row].yardstick;
+    GRADER_CHECK(row == GRADER_DIVERGENT.row, "%s: the kernel table times it against %s, "
+                 "which lab5_gpu_checks.c has no words for (a grader bug)", stage->name,
+                 lab_kernel_table.rows[row].name);
+    return &GRADER_DIVERGENT;
 }
 
 void gpu_sequential_speed_vs_divergent(void **state)
@@ -477,7 +488,8 @@ void gpu_sequential_speed_vs_divergent(void **state)
     grader_require_gpu();
     /* Reported, not judged (lab5_rubric.h): what the handout's section 9
      * asks the student to read. */
-    measure(&SEQUENTIAL, &GRADER_DIVERGENT, 0.0, "speedup_over_divergent", NULL, 0, NULL);
+    measure(&SEQUENTIAL, yardstick_of(&SEQUENTIAL), 0.0, "speedup_over_divergent", NULL, 0,
+            NULL);
 }
 
 void gpu_required_stages_vs_copy(void **state)

@@ -1,5 +1,5 @@
 /* Lab 5's kernel table (lab5_kernels.c): the rows, by index, for the
- * programs that name one (make bench). */
+ * programs and checks that name one (make bench, the speed checks). */
 #ifndef LAB5_KERNELS_H
 #define LAB5_KERNELS_H
 
@@ -7,7 +7,8 @@
 
 enum {
     LAB5_ROW_GRADER_DIVERGENT, /* the grader's stage (1): every stage's yardstick */
-    LAB5_ROW_MEMCPY_HALF,      /* cudaMemcpy of n/2 floats: the bytes a sum reads, the ceiling */
+    LAB5_ROW_MEMCPY_HALF,      /* cudaMemcpy of n/2 floats: the bytes a sum reads, the ceiling
+                                  (make bench's, and the fraction-of-copy checks') */
     LAB5_ROW_DIVERGENT,        /* the student's stages (1)-(6); (4)-(6) extensions */
     LAB5_ROW_STRIDED,
     LAB5_ROW_SEQUENTIAL,

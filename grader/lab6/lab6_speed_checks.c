@@ -22,6 +22,7 @@
 #include "harness.h"
 #include "lab6_baselines.h"
 #include "lab6_checks.h"
+#include "lab6_kernels.h"
 #include "lab6_pipeline_util.h"
 #include "lab6_rubric.h"
 #include "speed_check.h"
@@ -87,27 +88,32 @@ static void env_use_pipeline(speed_env *e, lab6_pipeline *p)
 
 /* ------------------------------------------------------ timed launches */
 
-/* The student's pipeline, waited for: the stop event then follows all of
- * its work whatever kind of streams it used. */
-static int student_run(void *ctx)
+/* What runs is rows of lab 6's kernel table (lab6_kernels.c): the
+ * student's streamed pipeline (waited for, so that the stop event follows
+ * all of its work whatever kind of streams it used) against its yardstick
+ * there, the grader's serial pipeline; in the self-test the serial
+ * pipeline also stands in for the student's, writing h_out. Each gets the
+ * env as one lab6_timed_call. */
+typedef struct {
+    lab6_timed_call call;
+    kernel_call row;
+} pipeline_launch;
+
+static void launch_init(pipeline_launch *l, int row, const speed_env *e, int streams,
+                        float *serial_out)
 {
-    speed_env *e = ctx;
-    return lab6_wait_for(lab6_pipeline_run(e->p, e->n, e->chunks, e->work, e->order));
+    l->call = (lab6_timed_call){.p = e->p, .n = e->n, .chunks = e->chunks, .work = e->work,
+                                .order = e->order, .host_in = e->h_in, .host_out = serial_out,
+                                .dev_in = e->d_in, .dev_out = e->d_out};
+    l->row = (kernel_call){&lab_kernel_table.rows[row],
+                           {.size = {e->n, streams}, .lab = &l->call}};
 }
 
-static int serial_run(void *ctx)
-{
-    speed_env *e = ctx;
-    return lab6_wait_for(lab6_serial_pipeline(e->h_in, e->h_serial_out, e->d_in, e->d_out, e->n,
-                                       e->work));
-}
-
-/* The serial pipeline in the student's place (self-test), writing h_out. */
-static int serial_as_student(void *ctx)
-{
-    speed_env *e = ctx;
-    return lab6_wait_for(lab6_serial_pipeline(e->h_in, e->h_out, e->d_in, e->d_out, e->n, e->work));
-}
+/* The graded problem: the streamed row's graded n, streams and chunks. */
+static long graded(int dim) { return lab_kernel_table.rows[LAB6_ROW_STREAMED].graded_size[dim]; }
+static int graded_n(void) { return (int)graded(0); }
+static int graded_streams(void) { return (int)graded(1); }
+static int graded_chunks(void) { return (int)graded(2); }
 
 /* Fresh inputs (on the device, then into the pinned input), the reference
  * result on the device, both outputs poisoned. */
@@ -238,8 +244,9 @@ static void describe(const speed_env *e, int streams, char *out, size_t size)
     snprintf(out, size, "%s against the serial pipeline", run);
 }
 
-/* Times `student` against the serial pipeline and the stages alone. */
-static void measure(speed_env *e, timed_launch student, int streams, const timing_plan *plan,
+/* Times the row `timed` (writing h_out) against the streamed row's
+ * yardstick, the serial pipeline, and the stages alone. */
+static void measure(speed_env *e, int timed, int streams, const timing_plan *plan,
                     const char *ratio_name, pipeline_timing *t)
 {
     char what[320];
@@ -248,8 +255,13 @@ static void measure(speed_env *e, timed_launch student, int streams, const timin
                        .verify_hint = "Check TODO(6.5): each call must issue every chunk's "
                                       "three stages again (handout section 4)."};
     timing_guard guard = {prepare, verify, e};
+    pipeline_launch student, yardstick;
+    launch_init(&student, timed, e, streams, e->h_out);
+    launch_init(&yardstick, lab_kernel_table.rows[LAB6_ROW_STREAMED].yardstick, e, streams,
+                e->h_serial_out);
     time_stages(e, t, 1);
-    speed_measure(student, e, serial_run, e, plan, &guard, &spec, &t->ab);
+    speed_measure(kernel_call_launch, &student.row, kernel_call_launch, &yardstick.row, plan,
+                  &guard, &spec, &t->ab);
     time_stages(e, t, 0);
     t->bound_ms = max2(max2(t->h2d_ms, t->kernel_ms), max2(t->d2h_ms, t->copies_ms));
     double serial = t->ab.b_ms.median, streamed = t->ab.a_ms.median;
@@ -304,12 +316,12 @@ static void report(const char *prefix, const pipeline_timing *t)
 /* The graded configuration with the student's pipeline. */
 static lab6_pipeline *open_graded(speed_env *e)
 {
-    env_init(e, LAB6_SPEED_N, grader_seed() + 6000);
-    lab6_pipeline *p = pipeline_open(LAB6_SPEED_N, LAB6_SPEED_STREAMS);
+    env_init(e, graded_n(), grader_seed() + 6000);
+    lab6_pipeline *p = pipeline_open(graded_n(), graded_streams());
     env_use_pipeline(e, p);
     CUDA_CHECK(cudaMemcpy(e->h_in, e->d_in, (size_t)e->n * sizeof(float),
                           cudaMemcpyDeviceToHost));
-    e->chunks = LAB6_SPEED_CHUNKS;
+    e->chunks = graded_chunks();
     e->work = balanced_work(e);
     return p;
 }
@@ -325,14 +337,14 @@ static void measure_graded(speed_env *e, double (*score)(const pipeline_timing *
                            double (*threshold_of)(const pipeline_timing *),
                            const char *ratio_name, pipeline_timing *t)
 {
-    measure(e, student_run, LAB6_SPEED_STREAMS, &SPEED_PLAN, ratio_name, t);
+    measure(e, LAB6_ROW_STREAMED, graded_streams(), &SPEED_PLAN, ratio_name, t);
     double s = score(t), threshold = threshold_of(t);
     if (s < threshold && s >= threshold * (1.0 - SPEED_RECHECK_BAND)) {
         grader_note("%s %.3f is just below the threshold %.3f; measuring again", ratio_name, s,
                     threshold);
         timing_plan again = SPEED_PLAN;
         again.runs *= 2;
-        measure(e, student_run, LAB6_SPEED_STREAMS, &again, ratio_name, t);
+        measure(e, LAB6_ROW_STREAMED, graded_streams(), &again, ratio_name, t);
     }
 }
 
@@ -375,7 +387,7 @@ void gpu_streamed_speedup(void **state)
     GRADER_CHECK(t.speedup >= threshold,
                  "the streamed pipeline (%d streams, %d chunks, balanced work %d) ran %.3f ms "
                  "against the serial pipeline's %.3f ms: %.2fx, below the %.2fx expected. %s",
-                 LAB6_SPEED_STREAMS, LAB6_SPEED_CHUNKS, e.work, t.ab.a_ms.median,
+                 graded_streams(), graded_chunks(), e.work, t.ab.a_ms.median,
                  t.ab.b_ms.median, t.speedup, threshold, SPEED_HINT);
     pipeline_close(p, "the speed check");
     env_free(&e);
@@ -427,7 +439,7 @@ void gpu_overlap_cases_metrics(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         e.work = cases[i].work < LAB6_MAX_WORK ? cases[i].work : LAB6_MAX_WORK;
         e.order = cases[i].order;
-        measure(&e, student_run, LAB6_SPEED_STREAMS, &METRIC_PLAN, "speedup", &t);
+        measure(&e, LAB6_ROW_STREAMED, graded_streams(), &METRIC_PLAN, "speedup", &t);
         report_some(cases[i].prefix, &t, REPORT_CASE);
     }
     pipeline_close(p, "the measured cases");
@@ -441,14 +453,14 @@ void gpu_stream_count_metrics(void **state)
     (void)state;
     grader_require_gpu();
     speed_env e;
-    env_init(&e, LAB6_SPEED_N, grader_seed() + 6200);
+    env_init(&e, graded_n(), grader_seed() + 6200);
     e.work = 16;
     e.order = LAB6_DEPTH_FIRST;
     pipeline_timing t;
     const int stream_counts[] = {1, 2, 4, 8, 16};
     for (size_t i = 0; i < sizeof stream_counts / sizeof stream_counts[0]; ++i) {
         int streams = stream_counts[i];
-        lab6_pipeline *p = pipeline_open(LAB6_SPEED_N, streams);
+        lab6_pipeline *p = pipeline_open(graded_n(), streams);
         env_use_pipeline(&e, p);
         CUDA_CHECK(cudaMemcpy(e.h_in, e.d_in, (size_t)e.n * sizeof(float),
                               cudaMemcpyDeviceToHost));
@@ -456,7 +468,7 @@ void gpu_stream_count_metrics(void **state)
             char prefix[48];
             snprintf(prefix, sizeof prefix, "%ds_%dc_", streams, streams * per_stream);
             e.chunks = streams * per_stream;
-            measure(&e, student_run, streams, &METRIC_PLAN, "speedup", &t);
+            measure(&e, LAB6_ROW_STREAMED, streams, &METRIC_PLAN, "speedup", &t);
             report_some(prefix, &t, REPORT_SPEEDUP);
         }
         pipeline_close(p, "a stream-count measurement");
@@ -493,9 +505,9 @@ void gpu_host_memory_metrics(void **state)
 {
     (void)state;
     grader_require_gpu();
-    const size_t bytes = (size_t)LAB6_SPEED_N * sizeof(float);
-    float *pageable = grader_malloc(bytes), *pinned = pinned_floats(LAB6_SPEED_N);
-    float *device = device_floats(LAB6_SPEED_N);
+    const size_t bytes = (size_t)graded_n() * sizeof(float);
+    float *pageable = grader_malloc(bytes), *pinned = pinned_floats(graded_n());
+    float *device = device_floats(graded_n());
     memset(pageable, 0, bytes);
     memset(pinned, 0, bytes);
     grader_watch("the grader's own copies (pageable and pinned)",
@@ -532,13 +544,13 @@ void selftest_serial_below_thresholds(void **state)
     (void)state;
     grader_require_gpu();
     speed_env e;
-    env_init(&e, LAB6_SPEED_N, grader_seed() + 6100);
+    env_init(&e, graded_n(), grader_seed() + 6100);
     e.h_in = pinned_floats(e.n);
     e.h_out = pinned_floats(e.n);
-    e.chunks = LAB6_SPEED_CHUNKS;
+    e.chunks = graded_chunks();
     e.work = balanced_work(&e);
     pipeline_timing t;
-    measure(&e, serial_as_student, 1, &SPEED_PLAN, "speedup", &t);
+    measure(&e, LAB6_ROW_SERIAL, 1, &SPEED_PLAN, "speedup", &t);
     report("", &t);
     double speedup_min = speedup_threshold(&t);
     grader_metric("speedup_threshold", speedup_min, "x");

@@ -1,10 +1,12 @@
 /* Lab 7's kernel table: the student's four stages against lab 3's tiled
  * kernel (lab 3's reference, lab3_reference), as the gpu_*_speed_vs_lab3
  * tests time them, and cuBLAS FP32 against the same kernel on a row of its
- * own (the ceiling); every C is checked against lab 3's. The race rows are
+ * own (the ceiling, which gpu_warp_tile_fraction_of_cublas times the warp
+ * tile against); every C is checked against lab 3's. The race rows are
  * the four stages on 256 x 128 x 64 (two block tiles, four K steps) and,
  * with --all, the any-size extension on a size that fits no tile. Lab 2's
- * naive kernel is a row for the size bench (make plot-lab7) only. */
+ * naive kernel is a row for the size bench (make plot-lab7) only, lab 3's
+ * thread tile one for the speed checks' self-tests and SGEMM table. */
 #include <stdio.h>
 
 #include "lab2.h"
@@ -12,6 +14,7 @@
 #include "lab7.h"
 #include "lab7_cublas.h"
 #include "lab7_kernels.h"
+#include "lab7_rubric.h"
 #include "lab7_stages.h"
 #include "matmul_kernels.h"
 
@@ -19,6 +22,7 @@
  * the grader's checks and the size bench call too. */
 MATMUL_ADAPTER(lab2_naive, lab2_matmul_naive)
 MATMUL_ADAPTER(lab3_tiles, lab3_matmul_tiled)
+MATMUL_ADAPTER(lab3_thread_tile, lab3_matmul_thread_tile)
 MATMUL_ADAPTER(block_tile_1d, lab7_product_block_tile_1d)
 MATMUL_ADAPTER(block_tile_2d, lab7_product_block_tile_2d)
 MATMUL_ADAPTER(vectorised, lab7_product_vectorised)
@@ -34,6 +38,8 @@ static int any_size(const kernel_args *a)
 #define AGAINST_LAB3 .yardstick = LAB7_ROW_LAB3, .flops = matmul_flops, \
     .want = KERNEL_WANT_YARDSTICK, .tolerance = matmul_time_tolerance
 #define STAGE (KERNEL_TIME | KERNEL_PROFILE | KERNEL_RACE)
+/* The cube the speed checks time every stage on (lab7_rubric.h). */
+#define GRADED .graded_size = {LAB7_SPEED_SIZE, LAB7_SPEED_SIZE, LAB7_SPEED_SIZE}
 
 static const kernel_row ROWS[LAB7_ROW_COUNT] = {
     [LAB7_ROW_LAB2_NAIVE] = {.name = "lab 2's naive", .launch = lab2_naive,
@@ -41,18 +47,20 @@ static const kernel_row ROWS[LAB7_ROW_COUNT] = {
     [LAB7_ROW_LAB3] = {.name = "lab 3's tiles", .launch = lab3_tiles, .modes = KERNEL_PROFILE,
                        .yardstick = LAB7_ROW_LAB3, .flops = matmul_flops},
     [LAB7_ROW_BLOCK_TILE_1D] = {.name = "lab7_sgemm(block_tile_1d)", .launch = block_tile_1d,
-                                .modes = STAGE, AGAINST_LAB3},
+                                .modes = STAGE, AGAINST_LAB3, GRADED},
     [LAB7_ROW_BLOCK_TILE_2D] = {.name = "lab7_sgemm(block_tile_2d)", .launch = block_tile_2d,
-                                .modes = STAGE, AGAINST_LAB3},
+                                .modes = STAGE, AGAINST_LAB3, GRADED},
     [LAB7_ROW_VECTORISED] = {.name = "lab7_sgemm(vectorised)", .launch = vectorised,
-                             .modes = STAGE, AGAINST_LAB3},
+                             .modes = STAGE, AGAINST_LAB3, GRADED},
     [LAB7_ROW_WARP_TILE] = {.name = "lab7_sgemm(warp_tile)", .launch = warp_tile,
-                            .modes = STAGE, AGAINST_LAB3},
+                            .modes = STAGE, AGAINST_LAB3, GRADED},
     [LAB7_ROW_CUBLAS] = {.name = "cuBLAS SGEMM (FP32, the ceiling)", .launch = cublas,
                          .modes = KERNEL_TIME | KERNEL_PROFILE, AGAINST_LAB3},
     [LAB7_ROW_ANY_SIZE] = {.name = "lab7_sgemm_any_size", .launch = any_size,
                            .modes = KERNEL_RACE, .yardstick = LAB7_ROW_LAB3, .extension = 1,
                            .race_size = "100x70x37"},
+    [LAB7_ROW_LAB3_THREAD_TILE] = {.name = "lab 3's thread tile", .launch = lab3_thread_tile,
+                                   .yardstick = LAB7_ROW_LAB3, .flops = matmul_flops},
 };
 
 /* The stages' tiles: M and N multiples of LAB7_SIZE_MULTIPLE, K of LAB7_K_MULTIPLE. */

@@ -1,5 +1,6 @@
 /* Lab 7's kernel table (lab7_kernels.c): the rows, by index, for the
- * programs that name one (the size bench, make plot-lab7). */
+ * programs and checks that name one (the speed checks, the size bench,
+ * make plot-lab7, make bench). */
 #ifndef LAB7_KERNELS_H
 #define LAB7_KERNELS_H
 
@@ -14,6 +15,7 @@ enum {
     LAB7_ROW_WARP_TILE,
     LAB7_ROW_CUBLAS,        /* cuBLAS FP32: the ceiling */
     LAB7_ROW_ANY_SIZE,      /* the any-size extension: race rows only */
+    LAB7_ROW_LAB3_THREAD_TILE, /* lab 3's thread tile: the speed checks' self-test stand-in */
     LAB7_ROW_COUNT
 };
 

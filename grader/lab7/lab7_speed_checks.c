@@ -1,10 +1,13 @@
 /* Lab 7 speed checks at LAB7_SPEED_SIZE^3, each a ratio measured in one run
  * against a yardstick: lab 3's tiled kernel (lab 3's reference, linked as
- * lab3_reference) or cuBLAS SGEMM in pure FP32. grader/matmul's
- * matmul_speed does the timing: every timed run multiplies fresh inputs
- * into a NaN-poisoned C (so beta == 0 must not read it), and the whole C is
- * then compared on the device with the yardstick's C of the same run (for
- * the cuBLAS check: cuBLAS's own result), and sampled against the CPU. */
+ * lab3_reference) or cuBLAS SGEMM in pure FP32. Which kernel runs against
+ * which on how large a cube is lab 7's kernel table (lab7_kernels.c),
+ * which make time-lab7 runs too; the names in the messages are the
+ * checks' own. grader/matmul's matmul_speed does the timing: every timed
+ * run multiplies fresh inputs into a NaN-poisoned C (so beta == 0 must not
+ * read it), and the whole C is then compared on the device with the
+ * yardstick's C of the same run (for the cuBLAS check: cuBLAS's own
+ * result), and sampled against the CPU. */
 #include <stdio.h>
 
 #include "compare.h"
@@ -15,23 +18,31 @@
 #include "lab7_checks.h"
 #include "lab7_cublas.h"
 #include "lab7_gpu_common.h"
+#include "lab7_kernels.h"
 #include "lab7_rubric.h"
 #include "matmul_checks.h"
 #include "speed_check.h"
 #include "steady_timing.h"
 
-static const matmul_shape SPEED_SHAPE = {LAB7_SPEED_SIZE, LAB7_SPEED_SIZE, LAB7_SPEED_SIZE};
 static const timing_plan SPEED_PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 1,
                                        .flush_l2 = 1};
 
-static matmul_speed_spec spec_for(const matmul_impl *student, const matmul_impl *yardstick,
-                                  const char *yardstick_name, double threshold,
+/* The stage's row of the kernel table (its rows are in lab7_stage order). */
+static int stage_row(lab7_stage stage) { return LAB7_ROW_BLOCK_TILE_1D + (int)stage; }
+
+/* The row `timed` (the student's stage, or a kernel of lab 3 standing in
+ * for it in a self-test), called `student` in the messages, against the row
+ * `yardstick`, at the size the row `graded` is graded at. */
+static matmul_speed_spec spec_for(const matmul_impl *student, int timed, int yardstick,
+                                  int graded, const char *yardstick_name, double threshold,
                                   const char *ratio_name, const char *hint)
 {
+    const kernel_row *rows = lab_kernel_table.rows;
     matmul_speed_spec spec = {.student = student,
-                              .baseline = yardstick->fn,
+                              .timed = &rows[timed],
+                              .yardstick = &rows[yardstick],
                               .baseline_name = yardstick_name,
-                              .shape = SPEED_SHAPE,
+                              .shape = matmul_graded_shape(&rows[graded]),
                               .threshold = threshold,
                               .ratio_name = ratio_name,
                               .hint = hint,
@@ -42,11 +53,15 @@ static matmul_speed_spec spec_for(const matmul_impl *student, const matmul_impl 
 static const char LAB3_NAME[] = "lab 3's tiled kernel (TILE 32)";
 static const char CUBLAS_NAME[] = "cuBLAS SGEMM (FP32, CUBLAS_PEDANTIC_MATH)";
 
+/* The row `graded`'s yardstick in the table: lab 3's tiles for every stage. */
+static int yardstick_of(int graded) { return lab_kernel_table.rows[graded].yardstick; }
+
 static void stage_over_lab3(lab7_stage stage, double threshold, const char *hint)
 {
     grader_require_gpu();
-    matmul_speed_spec spec = spec_for(&lab7_stage_about(stage)->impl, &LAB7_LAB3_TILED,
-                                      LAB3_NAME, threshold, "speedup_over_lab3", hint);
+    int row = stage_row(stage);
+    matmul_speed_spec spec = spec_for(&lab7_stage_about(stage)->impl, row, yardstick_of(row),
+                                      row, LAB3_NAME, threshold, "speedup_over_lab3", hint);
     matmul_speed(&spec, 1, NULL);
 }
 
@@ -95,34 +110,26 @@ void gpu_warp_tile_fraction_of_cublas(void **state)
 {
     (void)state;
     grader_require_gpu();
+    /* Against the table's ceiling, cuBLAS, not the row's yardstick. */
     matmul_speed_spec spec =
-        spec_for(&lab7_stage_about(LAB7_STAGE_WARP_TILE)->impl, &LAB7_CUBLAS, CUBLAS_NAME,
+        spec_for(&lab7_stage_about(LAB7_STAGE_WARP_TILE)->impl, LAB7_ROW_WARP_TILE,
+                 LAB7_ROW_CUBLAS, LAB7_ROW_WARP_TILE, CUBLAS_NAME,
                  LAB7_WARP_TILE_CUBLAS_FRACTION_MIN, "fraction_of_cublas", WARP_SPEED_HINT);
     matmul_speed(&spec, 1, NULL);
 }
 
 /* ---------------------------------------------------------- the table */
 
-/* Each kernel alone on the same 4096^3 problem: fresh inputs and a
- * poisoned C before every run; after it, cuBLAS computes the answer into
- * another buffer and the whole C is compared with it. */
+/* Each kernel alone on the same problem, the warp tile's graded cube:
+ * fresh inputs and a poisoned C before every run; after it, cuBLAS
+ * computes the answer into another buffer and the whole C is compared
+ * with it. */
 typedef struct {
     device_buffer a, b, c, want;
+    int size;
     size_t n;
     uint64_t seed;
 } table_problem;
-
-typedef struct {
-    matmul_fn fn;
-    table_problem *p;
-} table_call;
-
-static int table_launch(void *ctx)
-{
-    table_call *t = ctx;
-    int s = LAB7_SPEED_SIZE;
-    return t->fn(t->p->a.data, t->p->b.data, t->p->c.data, s, s, s);
-}
 
 static int table_prepare(void *ctx, int run)
 {
@@ -137,11 +144,20 @@ static int table_verify(void *ctx, int run)
 {
     (void)run;
     table_problem *p = ctx;
-    int s = LAB7_SPEED_SIZE;
+    int s = p->size;
     if (lab7_cublas_sgemm(s, s, s, 1.0f, p->a.data, p->b.data, 0.0f, p->want.data) != LAB_OK)
         return 1;
     return device_count_mismatches(p->c.data, p->want.data, p->n,
                                    2.0 * compare_dot_atol((size_t)s), 2.0 * MATMUL_RTOL) != 0;
+}
+
+/* A row of the table on the problem, writing C. */
+static kernel_call table_call(int row, const table_problem *p)
+{
+    kernel_call call = {&lab_kernel_table.rows[row],
+                        {.size = {p->size, p->size, p->size}, .in = {p->a.data, p->b.data},
+                         .out = p->c.data}};
+    return call;
 }
 
 /* The clock rules of make bench (bench_rules.h, steady_timing.h): the
@@ -158,14 +174,17 @@ static int table_verify(void *ctx, int run)
  * ms and x lab 3, which follow from the GFLOP/s). */
 static const timing_plan TABLE_PLAN = {.warmup = 2, .runs = 11, .launches_per_run = 1,
                                        .flush_l2 = 1};
-static const double TABLE_FLOPS =
-    2.0 * (double)LAB7_SPEED_SIZE * LAB7_SPEED_SIZE * LAB7_SPEED_SIZE;
 
-static steady_entry table_entry(table_call *call, const timing_guard *guard, const char *what)
+static double table_flops(const kernel_call *call)
 {
-    steady_entry e = {table_launch, call, guard,
+    return kernel_row_flops(call->row, call->args.size);
+}
+
+static steady_entry table_entry(kernel_call *call, const timing_guard *guard, const char *what)
+{
+    steady_entry e = {kernel_call_launch, call, guard,
                       {grader_watch, grader_unwatch, what,
-                       grader_call_limit_s(0.0, 2.0 * TABLE_FLOPS)}};
+                       grader_call_limit_s(0.0, 2.0 * table_flops(call))}};
     return e;
 }
 
@@ -174,7 +193,8 @@ void gpu_sgemm_table(void **state)
     (void)state;
     grader_require_gpu();
     table_problem p;
-    p.n = (size_t)LAB7_SPEED_SIZE * LAB7_SPEED_SIZE;
+    p.size = (int)lab_kernel_table.rows[LAB7_ROW_WARP_TILE].graded_size[0];
+    p.n = (size_t)p.size * (size_t)p.size;
     p.seed = grader_seed() + 7700;
     dbuf_alloc(&p.a, "A", p.n * sizeof(float));
     dbuf_alloc(&p.b, "B", p.n * sizeof(float));
@@ -182,20 +202,22 @@ void gpu_sgemm_table(void **state)
     dbuf_alloc(&p.want, "C (cuBLAS)", p.n * sizeof(float));
     timing_guard guard = {table_prepare, table_verify, &p};
 
-    /* The kernels; cuBLAS is the ceiling, timed first, and the last row. */
+    /* The kernels, as rows of the kernel table; cuBLAS, the table's
+     * ceiling, is timed first, and is the last line. */
     struct {
         const char *name;
-        const matmul_impl *impl;
-    } rows[2 + LAB7_STAGE_COUNT] = {{"lab3_tiled", &LAB7_LAB3_TILED},
-                                    {"lab3_thread_tile", &LAB7_LAB3_THREAD_TILE}};
+        int row;
+    } rows[2 + LAB7_STAGE_COUNT] = {{"lab3_tiled", LAB7_ROW_LAB3},
+                                    {"lab3_thread_tile", LAB7_ROW_LAB3_THREAD_TILE}};
     for (int s = 0; s < LAB7_STAGE_COUNT; ++s) {
         rows[2 + s].name = lab7_stage_about((lab7_stage)s)->name;
-        rows[2 + s].impl = &lab7_stage_about((lab7_stage)s)->impl;
+        rows[2 + s].row = stage_row((lab7_stage)s);
     }
     enum { ROWS = sizeof rows / sizeof rows[0] };
 
     grader_gpu_exclusive();
-    table_call cublas_call = {LAB7_CUBLAS.fn, &p};
+    kernel_call cublas_call = table_call(LAB7_ROW_CUBLAS, &p);
+    const double flops = table_flops(&cublas_call);
     steady_entry ceiling = table_entry(&cublas_call, &guard, "cublas at 4096^3 (timing)");
     steady_measurement cublas;
     int status = timing_measure_steadily(&ceiling, &TABLE_PLAN, &cublas);
@@ -207,7 +229,7 @@ void gpu_sgemm_table(void **state)
     steady_measurement ms[ROWS];
     bench_row_fate fate[ROWS];
     for (int r = 0; r < ROWS; ++r) {
-        table_call call = {rows[r].impl->fn, &p};
+        kernel_call call = table_call(rows[r].row, &p);
         char what[96];
         snprintf(what, sizeof what, "%s at 4096^3 (timing)", rows[r].name);
         steady_entry row = table_entry(&call, &guard, what);
@@ -238,7 +260,7 @@ void gpu_sgemm_table(void **state)
         const steady_measurement *m = r < ROWS ? &ms[r] : &cublas;
         if (m->tries == 0)
             continue;
-        double row_ms = m->ms.median, gflops = TABLE_FLOPS / (row_ms * 1e6);
+        double row_ms = m->ms.median, gflops = flops / (row_ms * 1e6);
         if (r < ROWS && fate[r] == BENCH_ROW_ABOVE_CEILING) {
             ++above;
             grader_note("%s: measured %.0f GFLOP/s, %.1f%% of cuBLAS, twice: above cuBLAS on "
@@ -272,8 +294,10 @@ void selftest_lab3_tiled_below_block_tile_1d_threshold(void **state)
 {
     (void)state;
     grader_require_gpu();
-    matmul_speed_spec spec = spec_for(&LAB7_LAB3_TILED, &LAB7_LAB3_TILED, LAB3_NAME,
-                                      LAB7_BLOCK_TILE_1D_SPEEDUP_MIN, "speedup_over_lab3", "");
+    int graded = LAB7_ROW_BLOCK_TILE_1D;
+    matmul_speed_spec spec = spec_for(&LAB7_LAB3_TILED, LAB7_ROW_LAB3, yardstick_of(graded),
+                                      graded, LAB3_NAME, LAB7_BLOCK_TILE_1D_SPEEDUP_MIN,
+                                      "speedup_over_lab3", "");
     matmul_expect_below_threshold(&spec, "LAB7_BLOCK_TILE_1D_SPEEDUP_MIN");
 }
 
@@ -281,8 +305,10 @@ void selftest_lab3_thread_tile_below_warp_tile_threshold(void **state)
 {
     (void)state;
     grader_require_gpu();
-    matmul_speed_spec spec = spec_for(&LAB7_LAB3_THREAD_TILE, &LAB7_LAB3_TILED, LAB3_NAME,
-                                      LAB7_WARP_TILE_SPEEDUP_MIN, "speedup_over_lab3", "");
+    int graded = LAB7_ROW_WARP_TILE;
+    matmul_speed_spec spec =
+        spec_for(&LAB7_LAB3_THREAD_TILE, LAB7_ROW_LAB3_THREAD_TILE, yardstick_of(graded), graded,
+                 LAB3_NAME, LAB7_WARP_TILE_SPEEDUP_MIN, "speedup_over_lab3", "");
     matmul_expect_below_threshold(&spec, "LAB7_WARP_TILE_SPEEDUP_MIN");
 }
 
@@ -291,7 +317,8 @@ void selftest_lab3_thread_tile_below_cublas_threshold(void **state)
     (void)state;
     grader_require_gpu();
     matmul_speed_spec spec =
-        spec_for(&LAB7_LAB3_THREAD_TILE, &LAB7_CUBLAS, CUBLAS_NAME,
-                 LAB7_WARP_TILE_CUBLAS_FRACTION_MIN, "fraction_of_cublas", "");
+        spec_for(&LAB7_LAB3_THREAD_TILE, LAB7_ROW_LAB3_THREAD_TILE, LAB7_ROW_CUBLAS,
+                 LAB7_ROW_WARP_TILE, CUBLAS_NAME, LAB7_WARP_TILE_CUBLAS_FRACTION_MIN,
+                 "fraction_of_cublas", "");
     matmul_expect_below_threshold(&spec, "LAB7_WARP_TILE_CUBLAS_FRACTION_MIN");
 }

@@ -306,6 +306,21 @@ static int launch_matmul(void *ctx)
     return t->fn(t->a, t->b, t->c, t->s.m, t->s.n, t->s.k);
 }
 
+matmul_shape matmul_graded_shape(const kernel_row *row)
+{
+    matmul_shape s = {(int)row->graded_size[0], (int)row->graded_size[1],
+                      (int)row->graded_size[2]};
+    return s;
+}
+
+/* A row of a matmul table (matmul_kernels.h: A and B in, C out) on s. */
+static kernel_call matmul_row_call(const kernel_row *row, const float *a, const float *b,
+                                   float *c, matmul_shape s)
+{
+    kernel_call call = {row, {.size = {s.m, s.n, s.k}, .in = {a, b}, .out = c}};
+    return call;
+}
+
 static double dot_reference(const matmul_problem *p, int row, int col)
 {
     matmul_shape s = p->shape;
@@ -411,21 +426,21 @@ double matmul_speed(const matmul_speed_spec *spec, int judge, timing_ab_result *
     matmul_describe_shape(s, shape, sizeof shape);
     snprintf(description, sizeof description, "%s vs %s on %s", spec->student->name,
              spec->baseline_name, shape);
-    double flops = 2.0 * (double)s.m * (double)s.n * (double)s.k;
-    timed_matmul student = {spec->student->fn, d.a.data, d.b.data, d.c.data, s};
-    timed_matmul baseline = {spec->baseline, d.a.data, d.b.data, c_base.data, s};
+    kernel_call student = matmul_row_call(spec->timed, d.a.data, d.b.data, d.c.data, s);
+    kernel_call baseline = matmul_row_call(spec->yardstick, d.a.data, d.b.data, c_base.data, s);
+    double flops = kernel_row_flops(student.row, student.args.size);
     matmul_run run = {d.a.data, d.b.data, d.c.data, c_base.data, s, seed + 1};
     timing_guard guard = {matmul_run_prepare, matmul_run_verify, &run};
     speed_spec ss = {spec->ratio_name, description, spec->threshold, 0.0, flops, spec->hint,
                      spec->student->hint};
     double ratio;
     if (judge) {
-        ratio = speed_check(launch_matmul, &student, launch_matmul, &baseline, &spec->plan,
-                            &guard, &ss);
+        ratio = speed_check(kernel_call_launch, &student, kernel_call_launch, &baseline,
+                            &spec->plan, &guard, &ss);
     } else {
         timing_ab_result r;
-        speed_measure(launch_matmul, &student, launch_matmul, &baseline, &spec->plan, &guard,
-                      &ss, &r);
+        speed_measure(kernel_call_launch, &student, kernel_call_launch, &baseline, &spec->plan,
+                      &guard, &ss, &r);
         speed_report(&r, &ss);
         if (result)
             *result = r;
@@ -435,7 +450,7 @@ double matmul_speed(const matmul_speed_spec *spec, int judge, timing_ab_result *
     dbuf_upload(&d.a, p.a);
     dbuf_upload(&d.b, p.b);
     dbuf_poison(&d.c);
-    gpu_expect_ok(spec->student->fn(d.a.data, d.b.data, d.c.data, s.m, s.n, s.k), description);
+    gpu_expect_ok(kernel_call_launch(&student), description);
     expect_sampled(&d.c, &p, description, spec->student->hint);
     gpu_expect_guards_intact(&d.c, description);
     dbuf_free(&c_base);

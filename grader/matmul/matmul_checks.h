@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "compare.h"
+#include "kernel_table.h"
 #include "lab_status.h"
 #include "timing.h"
 
@@ -110,16 +111,25 @@ void matmul_expect_rejects_bad_input(const matmul_impl *impl);
 
 /* ---- speed ---- */
 
+/* What runs is two rows of the lab's kernel table (grader/labN/labN_kernels.c,
+ * matmul_kernels.h): the student's kernel, or the grader's standing in for
+ * it in a self-test, and the row it is timed against; `student` is what
+ * the messages call it and the hint they give. */
 typedef struct {
     const matmul_impl *student;
-    matmul_fn baseline;
+    const kernel_row *timed;
+    const kernel_row *yardstick;
     const char *baseline_name;
-    matmul_shape shape;
+    matmul_shape shape;      /* matmul_graded_shape of the graded row */
     double threshold;        /* pass when baseline_time / student_time >= threshold */
     const char *ratio_name;  /* metric name, e.g. "speedup_over_uncoalesced" */
     const char *hint;        /* printed when too slow */
     timing_plan plan;
 } matmul_speed_spec;
+
+/* The size a table row's speed check grades it at (kernel_row's
+ * graded_size: M, N, K). */
+matmul_shape matmul_graded_shape(const kernel_row *row);
 
 /* Times student against baseline (interleaved, L2 flushed, medians; see
  * speed_check.h), reports GFLOP/s (2*M*N*K per launch) and the ratio, then

@@ -11,7 +11,8 @@
  *     launch (bytes moved or flops, from the size), for the ratio and
  *     the GB/s or GFLOP/s;
  *   - which programs run it, whether it is an extension (not written yet
- *     is no failure), what its output is checked against, how exactly.
+ *     is no failure), what its output is checked against, how exactly;
+ *   - the size the lab's graded speed check times it at, if one does.
  *
  * What a lab needs beyond the rows (its buffers, inputs and references
  * for a mode and a size) is the table's setup, so the one driver
@@ -65,7 +66,16 @@ typedef kernel_tolerance (*kernel_tolerance_at)(const kernel_size size);
 
 /* What make time-labN checks a row's output against: the yardstick's
  * output of the same work, or one of the references the setup made. */
-enum { KERNEL_WANT_YARDSTICK = 0, KERNEL_WANT_REFERENCE_0 = 1, KERNEL_WANT_REFERENCE_1 = 2 };
+enum {
+    KERNEL_WANT_YARDSTICK = 0,
+    KERNEL_WANT_REFERENCE_0 = 1,
+    KERNEL_WANT_REFERENCE_1 = 2,
+    KERNEL_WANT_REFERENCE_2 = 3
+};
+/* Three: lab 1's rows compute three different things from the same
+ * inputs (2 in, a + b, and its grid-stride scale by the graders' factor),
+ * and only the setup knows them. */
+enum { KERNEL_REFERENCES = 3 };
 
 typedef struct {
     const char *name;           /* "lab4_transpose(smem)" */
@@ -78,13 +88,24 @@ typedef struct {
     int want;                   /* time: KERNEL_WANT_* */
     kernel_tolerance_at tolerance; /* time: NULL means exact */
     const char *race_size;      /* race: a size of its own ('x'-joined), else the table's */
+    /* The size the lab's graded speed check times this row at (its rubric's
+     * value; all 0 where no speed check grades the row). The checks read it
+     * here instead of keeping a size of their own beside the table. It is
+     * not the time mode's SIZE default: that is one size for every row, so
+     * that one SIZE= compares them, while the checks' sizes differ by row
+     * (lab 1 grades its image kernel on 8192 x 8192 and its grid-stride
+     * loop on 2^22 + 3 elements; lab 5 its sums on 2^27, make time-lab5
+     * defaults to 2^26). A self-test times its stand-in at the size of the
+     * row it stands in for. */
+    kernel_size graded_size;
 } kernel_row;
 
 /* A problem the table's setup made for one mode and size. */
 typedef struct {
     kernel_args args;           /* what the rows run on */
     float *yardstick_out;       /* time: where the yardstick writes (args.out otherwise) */
-    const float *reference[2];  /* time: KERNEL_WANT_REFERENCE_*; race: [0] on the host */
+    /* time: KERNEL_WANT_REFERENCE_*; race: [0] on the host */
+    const float *reference[KERNEL_REFERENCES];
     size_t checked;             /* floats of args.out the check compares */
     void *owned;                /* the setup's own bookkeeping, for its teardown */
 } kernel_problem;

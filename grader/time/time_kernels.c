@@ -8,7 +8,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "compare.h"
 #include "device_info.h"
 #include "guard.h"
 #include "kernel_table.h"
@@ -196,18 +195,4 @@ float *time_device_floats(const char *lab, size_t n, unsigned long long seed)
     cudaMemcpy(dev, host, n * sizeof *dev, cudaMemcpyHostToDevice);
     free(host);
     return dev;
-}
-
-int time_matmul_launch(void *ctx)
-{
-    const time_matmul *mm = ctx;
-    return mm->fn(mm->a, mm->b, mm->c, mm->m, mm->n, mm->k);
-}
-
-time_check time_matmul_check(const char *lab, float *c, const float *c_want, int m, int n,
-                             int k)
-{
-    time_check check = {lab, c, c_want, (size_t)m * (size_t)n,
-                        2.0 * compare_dot_atol((size_t)k), 2.0 * MATMUL_RTOL};
-    return check;
 }

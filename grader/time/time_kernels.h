@@ -67,24 +67,6 @@ int time_pair_run(const time_pair *pair, const char *size_text);
  * one line when the GPU's memory is too small. Freed at exit. */
 float *time_device_floats(const char *lab, size_t n, unsigned long long seed);
 
-/* A matrix product C = A B of M x K by K x N floats, as every lab's
- * matmul entry point takes it: the context of time_matmul_launch. */
-typedef lab_status (*time_matmul_fn)(const float *a, const float *b, float *c, int m, int n, int k);
-typedef struct {
-    time_matmul_fn fn;
-    const float *a, *b;
-    float *c;
-    int m, n, k;
-} time_matmul;
-int time_matmul_launch(void *ctx);
-
-/* The check of a matmul's C (m x n, inner dimension k) against a trusted
- * kernel's: both are float sums of the same k products, so each may be
- * compare_dot_atol(k) + MATMUL_RTOL*|C| off the exact value, and twice that
- * apart, as the speed tests allow (grader/matmul/matmul_checks.c). */
-time_check time_matmul_check(const char *lab, float *c, const float *c_want, int m, int n,
-                             int k);
-
 #ifdef __cplusplus
 }
 #endif
