@@ -388,20 +388,31 @@ endfunction()
 # builds one of lab N's tools (not a grader) twice: labN_NAME on the
 # student's library (labs/) and labN_NAME_solution on the reference (where
 # solutions/ exists), both into bin/. The make targets that run them pick
-# the one for YOUR code or the reference's.
+# the one for YOUR code or the reference's. Its sources see only the
+# contract's header, the same for both, so they are compiled once
+# (labN_NAME_objects) and the two programs differ only in the library they link.
 function(add_lab_program)
   cmake_parse_arguments(PROG "" "NUMBER;NAME" "SOURCES;LIBRARIES" ${ARGN})
   set(lab lab${PROG_NUMBER})
+  get_property(contract_dir GLOBAL PROPERTY CUDA_LAB${PROG_NUMBER}_CONTRACT_DIR)
+  set(objects ${lab}_${PROG_NAME}_objects)
   foreach(pair "labs;${lab}_${PROG_NAME}" "solutions;${lab}_${PROG_NAME}_solution")
     list(GET pair 0 impl)
     list(GET pair 1 exe)
     if(NOT TARGET ${lab}_${impl})
       continue()
     endif()
-    add_executable(${exe} ${PROG_SOURCES})
+    if(NOT TARGET ${objects})
+      # The include path each program had when it compiled these itself:
+      # the lab's grader folder, then the contract (as the library gives
+      # it), then the libraries'.
+      add_library(${objects} OBJECT ${PROG_SOURCES})
+      target_include_directories(${objects} PRIVATE ${GRADER_SOURCE_DIR}/${lab} ${contract_dir})
+      target_link_libraries(${objects} PRIVATE labs_common ${PROG_LIBRARIES})
+      cuda_labs_warnings(${objects})
+    endif()
+    add_executable(${exe} $<TARGET_OBJECTS:${objects}>)
     target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${PROG_LIBRARIES})
-    target_include_directories(${exe} PRIVATE ${GRADER_SOURCE_DIR}/${lab})
-    cuda_labs_warnings(${exe})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
   endforeach()
 endfunction()
