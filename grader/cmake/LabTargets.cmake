@@ -114,6 +114,8 @@ function(add_lab_grader_objects number)
   if(race_runner)
     set(race ${lab}_race_runner_objects)
     add_library(${race} OBJECT ${race_runner})
+    # In the order each race runner had its include path when it compiled
+    # these itself: the lab's grader folder (the table's header) first.
     if(race_from_table)
       # The kernel driver with race as its default mode (add_cuda_lab's
       # KERNEL_TABLE ... RACE_FROM_TABLE): the race check passes no mode.
@@ -273,7 +275,8 @@ endfunction()
 # (called from grader/labN/CMakeLists.txt: GRADER, BASELINES, RACE_RUNNER,
 # CALLS and CPU_CHECKS are relative to that folder) builds the student's
 # library (labs/), the reference (solutions/), the baselines, and the
-# grader twice: labN_check and labN_check_solution.
+# grader twice: labN_check and labN_check_solution, from the one set of
+# grader objects add_lab_grader_objects compiles.
 # LIBRARIES: grader code shared between labs, linked into both graders.
 # The recipe (contract, sources, grader) is kept in global properties
 # CUDA_LAB<N>_*, so that add_lab_implementation can build other
