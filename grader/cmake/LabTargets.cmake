@@ -49,22 +49,23 @@ function(add_cpu_test_suite exe)
   discover_grader_tests(${exe} ${exe})
 endfunction()
 
-# add_lab_implementation(NUMBER 1 LIBRARY lib EXECUTABLE exe IMPLEMENTATION label
-#                        SOURCES /abs/a.cu ...)
-# builds one implementation of lab N's contract (the sources) as the static
-# library `lib`, and lab N's grader linked against it as `exe`; `label` is
-# what the grader reports as the implementation. add_cuda_lab(NUMBER N) must
-# come first: it records the lab's contract and grader.
-#
-# Labs with shared memory also have a race runner (add_cuda_lab's
-# RACE_RUNNER): it is built for each implementation as RACE_RUNNER_NAME
-# (default: <exe>_racecheck) next to the grader, linked against the same
-# library, and the grader learns its file name as GRADER_RACE_RUNNER (its
-# graded race check runs it under compute-sanitizer: harness/racecheck.h).
-function(add_lab_implementation)
-  cmake_parse_arguments(IMPL "" "NUMBER;LIBRARY;EXECUTABLE;IMPLEMENTATION;RACE_RUNNER_NAME;OUTPUT_DIRECTORY"
-                        "SOURCES" ${ARGN})
-  set(recipe CUDA_LAB${IMPL_NUMBER})
+# add_lab_grader_objects(N) compiles lab N's grader sources once, for all
+# its implementations (skeleton, solution and every known-wrong variant of
+# grader/tests), as OBJECT libraries that each implementation's programs
+# link: what differs between implementations (the label, the programs' file
+# names) is run-time data (add_lab_implementation), so no grader source has
+# to be compiled again for each, and a variant costs the compile of its own
+# source. Called by add_cuda_lab, in the lab's folder; the objects:
+#   labN_grader_tests_objects   the checks (GRADER_TESTS) and the recording
+#                               helpers (CALLS): the test program's
+#   labN_grader_runner_objects  the test table (GRADER_RUNNER), with the CPU
+#                               checks and the replaying helpers where the
+#                               lab has CALLS: the runner's
+#   labN_race_runner_objects    the race runner's, where the lab has one
+# They are compiled against the contract (labs/labN_*/labN.h, the same
+# header for every implementation) and the grader's libraries' headers.
+function(add_lab_grader_objects number)
+  set(recipe CUDA_LAB${number})
   get_property(contract_dir GLOBAL PROPERTY ${recipe}_CONTRACT_DIR)
   get_property(grader GLOBAL PROPERTY ${recipe}_GRADER)
   get_property(libraries GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES)
@@ -72,6 +73,106 @@ function(add_lab_implementation)
   get_property(race_from_table GLOBAL PROPERTY ${recipe}_RACE_FROM_TABLE)
   get_property(calls GLOBAL PROPERTY ${recipe}_CALLS)
   get_property(cpu_checks GLOBAL PROPERTY ${recipe}_CPU_CHECKS)
+  set(lab lab${number})
+
+  # The include path the programs had when each compiled these sources
+  # itself: the contract first (as the student's library gives it), then
+  # the grader's libraries and the harness. Linking an OBJECT library only
+  # takes the libraries' usage requirements; the programs link them.
+  set(tests ${lab}_grader_tests_objects)
+  add_library(${tests} OBJECT ${grader} ${calls})
+  target_include_directories(${tests} PRIVATE ${contract_dir})
+  target_link_libraries(${tests} PRIVATE labs_common ${libraries} lab_grader_harness)
+  target_compile_definitions(${tests} PRIVATE GRADER_TESTS)
+  cuda_labs_warnings(${tests})
+
+  set(runner ${lab}_grader_runner_objects)
+  set(table ${grader})
+  list(FILTER table INCLUDE REGEX "_grader\\.c$")
+  add_library(${runner} OBJECT ${table})
+  if(calls)
+    # The CPU checks, against the replaying helpers: the runner judges them.
+    target_sources(${runner} PRIVATE ${cpu_checks} ${calls})
+    target_compile_definitions(${runner} PRIVATE GRADER_RUNNER_HAS_CPU_CHECKS)
+    # A file may hold GPU tests beside its CPU ones: the runner's table names
+    # no GPU test function, so the linker drops them (--gc-sections, on the
+    # runner's link), and with them their calls into the student's entry
+    # points, which the runner must not have.
+    target_compile_options(${runner} PRIVATE -ffunction-sections -fdata-sections)
+  endif()
+  # The table's headers, not the code behind them: the libraries' include
+  # directories only, and the harness, which the runner links.
+  target_include_directories(${runner} PRIVATE ${contract_dir})
+  foreach(lib labs_common ${libraries})
+    target_include_directories(${runner} PRIVATE
+      $<TARGET_PROPERTY:${lib},INTERFACE_INCLUDE_DIRECTORIES>)
+  endforeach()
+  target_link_libraries(${runner} PRIVATE lab_grader_runner lab_grader_cpu_checks)
+  target_compile_definitions(${runner} PRIVATE GRADER_RUNNER)
+  cuda_labs_warnings(${runner})
+
+  if(race_runner)
+    set(race ${lab}_race_runner_objects)
+    add_library(${race} OBJECT ${race_runner})
+    # In the order each race runner had its include path when it compiled
+    # these itself: the lab's grader folder (the table's header) first.
+    if(race_from_table)
+      # The kernel driver with race as its default mode (add_cuda_lab's
+      # KERNEL_TABLE ... RACE_FROM_TABLE): the race check passes no mode.
+      target_compile_definitions(${race} PRIVATE KERNEL_DRIVER_MODE="race")
+      target_include_directories(${race} PRIVATE ${GRADER_SOURCE_DIR}/${lab})
+    endif()
+    target_include_directories(${race} PRIVATE ${contract_dir})
+    target_link_libraries(${race} PRIVATE labs_common ${libraries} lab_grader_support)
+    if(race_from_table)
+      target_link_libraries(${race} PRIVATE lab_time_kernels)
+    endif()
+    cuda_labs_warnings(${race})
+  endif()
+endfunction()
+
+# Writes `content` to `path` only when it differs, so that a reconfigure
+# does not touch the file's time stamp (and rebuild what depends on it).
+function(write_if_changed path content)
+  file(WRITE ${path}.new "${content}")
+  file(COPY_FILE ${path}.new ${path} ONLY_IF_DIFFERENT)
+  file(REMOVE ${path}.new)
+endfunction()
+
+# A C string literal of `text` (backslashes and quotes escaped).
+function(c_string_literal text out_var)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  set(${out_var} "\"${text}\"" PARENT_SCOPE)
+endfunction()
+
+# add_lab_implementation(NUMBER 1 LIBRARY lib EXECUTABLE exe IMPLEMENTATION label
+#                        SOURCES /abs/a.cu ...)
+# builds one implementation of lab N's contract (the sources) as the static
+# library `lib`, and lab N's grader linked against it as `exe`; `label` is
+# what the grader reports as the implementation. add_cuda_lab(NUMBER N) must
+# come first: it records the lab's contract and grader, and compiles the
+# grader's sources once (add_lab_grader_objects); here they are only linked.
+# What tells one implementation's grader from another's, the label and the
+# file names of its programs, is a small generated C file (exe_names.c,
+# harness.h: grader_implementation), the one grader file compiled per
+# implementation.
+#
+# Labs with shared memory also have a race runner (add_cuda_lab's
+# RACE_RUNNER): it is built for each implementation as RACE_RUNNER_NAME
+# (default: <exe>_racecheck) next to the grader, linked against the same
+# library, and the grader learns its file name as grader_race_runner (its
+# graded race check runs it under compute-sanitizer: harness/racecheck.h).
+function(add_lab_implementation)
+  cmake_parse_arguments(IMPL "" "NUMBER;LIBRARY;EXECUTABLE;IMPLEMENTATION;RACE_RUNNER_NAME;OUTPUT_DIRECTORY"
+                        "SOURCES" ${ARGN})
+  set(recipe CUDA_LAB${IMPL_NUMBER})
+  set(lab lab${IMPL_NUMBER})
+  get_property(contract_dir GLOBAL PROPERTY ${recipe}_CONTRACT_DIR)
+  get_property(libraries GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES)
+  get_property(race_runner GLOBAL PROPERTY ${recipe}_RACE_RUNNER)
+  get_property(race_from_table GLOBAL PROPERTY ${recipe}_RACE_FROM_TABLE)
+  get_property(calls GLOBAL PROPERTY ${recipe}_CALLS)
   if(NOT contract_dir)
     message(FATAL_ERROR "add_lab_implementation: lab ${IMPL_NUMBER} is unknown "
             "(add_cuda_lab(NUMBER ${IMPL_NUMBER} ...) must come first)")
@@ -88,20 +189,39 @@ function(add_lab_implementation)
   target_compile_options(${IMPL_LIBRARY} PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter>)
 
+  set(tests_program ${IMPL_EXECUTABLE}_tests)
+  if(race_runner AND NOT IMPL_RACE_RUNNER_NAME)
+    set(IMPL_RACE_RUNNER_NAME ${IMPL_EXECUTABLE}_racecheck)
+  endif()
+
+  # This implementation's names, as data (harness.h, racecheck.h): one
+  # object that both programs link.
+  set(names ${IMPL_EXECUTABLE}_names)
+  c_string_literal("${IMPL_IMPLEMENTATION}" implementation)
+  c_string_literal("${tests_program}" tests_name)
+  string(CONCAT content "/* Generated by add_lab_implementation (grader/cmake/LabTargets.cmake): the\n"
+              " * names of ${IMPL_EXECUTABLE}, which grades lab ${IMPL_NUMBER}'s implementation\n"
+              " * ${IMPL_IMPLEMENTATION} (harness.h, grader_implementation). Do not edit. */\n"
+              "const char grader_implementation[] = ${implementation};\n"
+              "const char grader_tests_program[] = ${tests_name};\n")
+  if(race_runner)
+    c_string_literal("${IMPL_RACE_RUNNER_NAME}" race_name)
+    string(APPEND content "const char grader_race_runner[] = ${race_name};\n")
+  endif()
+  write_if_changed(${CMAKE_CURRENT_BINARY_DIR}/${names}.c "${content}")
+  add_library(${names} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/${names}.c)
+  cuda_labs_warnings(${names})
+
   # Two programs (harness.h): the test program, the checks linked with the
   # student's library, and the runner, built from the test table alone, which
   # executes the test program once per test and holds no student code.
-  set(tests_program ${IMPL_EXECUTABLE}_tests)
-  add_executable(${tests_program} ${grader})
+  add_executable(${tests_program} $<TARGET_OBJECTS:${lab}_grader_tests_objects>
+                 $<TARGET_OBJECTS:${names}>)
   target_link_libraries(${tests_program} PRIVATE ${IMPL_LIBRARY} ${libraries}
                         lab_grader_harness)
-  target_compile_definitions(${tests_program} PRIVATE GRADER_TESTS
-    GRADER_IMPLEMENTATION="${IMPL_IMPLEMENTATION}")
-  cuda_labs_warnings(${tests_program})
   if(calls)
     # The checks' calls to the student's helpers go through the recording
-    # wrappers (harness/call_log.h).
-    target_sources(${tests_program} PRIVATE ${calls})
+    # wrappers (harness/call_log.h, compiled with the checks).
     file(STRINGS ${calls} logged REGEX "CALL_LOGGED\\(")
     foreach(line ${logged})
       string(REGEX MATCH "CALL_LOGGED\\(([a-z0-9_]+)\\)" found "${line}")
@@ -116,28 +236,16 @@ function(add_lab_implementation)
             -D OUT=$<TARGET_FILE:${tests_program}>.symbols -P ${GRADER_SYMBOLS_SCRIPT}
     VERBATIM)
 
-  set(table ${grader})
-  list(FILTER table INCLUDE REGEX "_grader\\.c$")
-  add_executable(${IMPL_EXECUTABLE} ${table})
+  add_executable(${IMPL_EXECUTABLE} $<TARGET_OBJECTS:${lab}_grader_runner_objects>
+                 $<TARGET_OBJECTS:${names}>)
   if(calls)
-    # The CPU checks, against the replaying helpers: the runner judges them.
-    target_sources(${IMPL_EXECUTABLE} PRIVATE ${cpu_checks} ${calls})
-    target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE GRADER_RUNNER_HAS_CPU_CHECKS)
-    # A file may hold GPU tests beside its CPU ones: the runner's table names
-    # no GPU test function, so the linker drops them, and with them their
-    # calls into the student's entry points, which the runner must not have.
-    target_compile_options(${IMPL_EXECUTABLE} PRIVATE -ffunction-sections -fdata-sections)
+    # The GPU checks' code, compiled into sections of its own, goes
+    # (add_lab_grader_objects).
     target_link_options(${IMPL_EXECUTABLE} PRIVATE "LINKER:--gc-sections")
   endif()
+  # The runner's library and the CPU checks' helpers only: a runner that
+  # called a check (which calls the student's code) would not link.
   target_link_libraries(${IMPL_EXECUTABLE} PRIVATE lab_grader_runner lab_grader_cpu_checks)
-  # The table's headers, not the code behind them.
-  foreach(lib ${IMPL_LIBRARY} ${libraries})
-    target_include_directories(${IMPL_EXECUTABLE} PRIVATE
-      $<TARGET_PROPERTY:${lib},INTERFACE_INCLUDE_DIRECTORIES>)
-  endforeach()
-  target_compile_definitions(${IMPL_EXECUTABLE} PRIVATE GRADER_RUNNER
-    GRADER_TESTS_PROGRAM="${tests_program}" GRADER_IMPLEMENTATION="${IMPL_IMPLEMENTATION}")
-  cuda_labs_warnings(${IMPL_EXECUTABLE})
   add_dependencies(${IMPL_EXECUTABLE} ${tests_program})
   if(IMPL_OUTPUT_DIRECTORY)
     set_target_properties(${IMPL_EXECUTABLE} ${tests_program} PROPERTIES
@@ -145,32 +253,21 @@ function(add_lab_implementation)
   endif()
 
   if(race_runner)
-    if(NOT IMPL_RACE_RUNNER_NAME)
-      set(IMPL_RACE_RUNNER_NAME ${IMPL_EXECUTABLE}_racecheck)
-    endif()
-    add_executable(${IMPL_RACE_RUNNER_NAME} ${race_runner})
+    add_executable(${IMPL_RACE_RUNNER_NAME} $<TARGET_OBJECTS:${lab}_race_runner_objects>)
     # The grader's libraries too: code that links into the grader (a
     # student's cuBLAS call, say) must link here, so that the race check
     # judges the kernels and the kernel-identity check the library call.
     target_link_libraries(${IMPL_RACE_RUNNER_NAME} PRIVATE ${IMPL_LIBRARY} ${libraries}
                           lab_grader_support)
     if(race_from_table)
-      # The kernel driver with race as its default mode (add_cuda_lab's
-      # KERNEL_TABLE ... RACE_FROM_TABLE): the race check passes no mode.
-      target_compile_definitions(${IMPL_RACE_RUNNER_NAME} PRIVATE KERNEL_DRIVER_MODE="race")
-      target_include_directories(${IMPL_RACE_RUNNER_NAME} PRIVATE
-                                 ${GRADER_SOURCE_DIR}/lab${IMPL_NUMBER})
       target_link_libraries(${IMPL_RACE_RUNNER_NAME} PRIVATE lab_time_kernels)
     endif()
-    cuda_labs_warnings(${IMPL_RACE_RUNNER_NAME})
     # Next to the grader: the race check looks for it there.
     if(IMPL_OUTPUT_DIRECTORY)
       set_target_properties(${IMPL_RACE_RUNNER_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                             ${IMPL_OUTPUT_DIRECTORY})
     endif()
     add_dependencies(${IMPL_EXECUTABLE} ${IMPL_RACE_RUNNER_NAME})
-    target_compile_definitions(${tests_program} PRIVATE
-      GRADER_RACE_RUNNER="${IMPL_RACE_RUNNER_NAME}")
   endif()
 endfunction()
 
@@ -180,7 +277,8 @@ endfunction()
 # (called from grader/labN/CMakeLists.txt: GRADER, BASELINES, RACE_RUNNER,
 # CALLS and CPU_CHECKS are relative to that folder) builds the student's
 # library (labs/), the reference (solutions/), the baselines, and the
-# grader twice: labN_check and labN_check_solution.
+# grader twice: labN_check and labN_check_solution, from the one set of
+# grader objects add_lab_grader_objects compiles.
 # LIBRARIES: grader code shared between labs, linked into both graders.
 # The recipe (contract, sources, grader) is kept in global properties
 # CUDA_LAB<N>_*, so that add_lab_implementation can build other
@@ -242,6 +340,7 @@ function(add_cuda_lab)
   list(TRANSFORM LAB_CPU_CHECKS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE cpu_checks)
   set_property(GLOBAL PROPERTY ${recipe}_CALLS ${calls})
   set_property(GLOBAL PROPERTY ${recipe}_CPU_CHECKS ${cpu_checks})
+  add_lab_grader_objects(${LAB_NUMBER})
 
   foreach(impl ${implementations})
     list(TRANSFORM LAB_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/${impl}/${LAB_DIR}/
@@ -294,20 +393,31 @@ endfunction()
 # builds one of lab N's tools (not a grader) twice: labN_NAME on the
 # student's library (labs/) and labN_NAME_solution on the reference (where
 # solutions/ exists), both into bin/. The make targets that run them pick
-# the one for YOUR code or the reference's.
+# the one for YOUR code or the reference's. Its sources see only the
+# contract's header, the same for both, so they are compiled once
+# (labN_NAME_objects) and the two programs differ only in the library they link.
 function(add_lab_program)
   cmake_parse_arguments(PROG "" "NUMBER;NAME" "SOURCES;LIBRARIES" ${ARGN})
   set(lab lab${PROG_NUMBER})
+  get_property(contract_dir GLOBAL PROPERTY CUDA_LAB${PROG_NUMBER}_CONTRACT_DIR)
+  set(objects ${lab}_${PROG_NAME}_objects)
   foreach(pair "labs;${lab}_${PROG_NAME}" "solutions;${lab}_${PROG_NAME}_solution")
     list(GET pair 0 impl)
     list(GET pair 1 exe)
     if(NOT TARGET ${lab}_${impl})
       continue()
     endif()
-    add_executable(${exe} ${PROG_SOURCES})
+    if(NOT TARGET ${objects})
+      # The include path each program had when it compiled these itself:
+      # the lab's grader folder, then the contract (as the library gives
+      # it), then the libraries'.
+      add_library(${objects} OBJECT ${PROG_SOURCES})
+      target_include_directories(${objects} PRIVATE ${GRADER_SOURCE_DIR}/${lab} ${contract_dir})
+      target_link_libraries(${objects} PRIVATE labs_common ${PROG_LIBRARIES})
+      cuda_labs_warnings(${objects})
+    endif()
+    add_executable(${exe} $<TARGET_OBJECTS:${objects}>)
     target_link_libraries(${exe} PRIVATE ${lab}_${impl} ${PROG_LIBRARIES})
-    target_include_directories(${exe} PRIVATE ${GRADER_SOURCE_DIR}/${lab})
-    cuda_labs_warnings(${exe})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
   endforeach()
 endfunction()

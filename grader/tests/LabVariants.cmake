@@ -5,13 +5,7 @@
 
 set(VARIANTS_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
 
-# Writes `content` to `path` only when it differs, so that a reconfigure
-# does not touch the file's time stamp (and rebuild what depends on it).
-function(write_if_changed path content)
-  file(WRITE ${path}.new "${content}")
-  file(COPY_FILE ${path}.new ${path} ONLY_IF_DIFFERENT)
-  file(REMOVE ${path}.new)
-endfunction()
+# write_if_changed(): grader/cmake/LabTargets.cmake.
 
 # add_lab_variant(lab1/vector_add_no_bounds_test.cmake)
 # (CMakeLists.txt calls it for every labN/*.cmake found.)

@@ -15,7 +15,8 @@
  * the student's code runs in the runner and could print a summary of its
  * own (the variant lab3/racecheck_summary_forged does). The runner lies next to the grader's
  * executable (the build puts it there: the batch grader links it there
- * too), under the name the build gives as GRADER_RACE_RUNNER. */
+ * too), under the name the build gives it: grader_race_runner, defined with
+ * the implementation's other names (harness.h, grader_implementation). */
 #ifndef RACECHECK_H
 #define RACECHECK_H
 
@@ -24,6 +25,13 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The race runner's file name, run-time data of each implementation, so
+ * that the checks that name it are compiled once per lab; the labs' checks
+ * spell it GRADER_RACE_RUNNER. Defined only for a lab that has a race
+ * runner: a check of another lab that names it does not link. */
+extern const char grader_race_runner[];
+#define GRADER_RACE_RUNNER grader_race_runner
 
 /* What compute-sanitizer's racecheck printed, as far as the grader needs it. */
 typedef struct {

@@ -107,11 +107,26 @@ typedef struct {
 #define GRADER_FN(fn, group) fn
 #endif
 
+/* Which implementation of the lab's contract a grader grades ("labs",
+ * "solutions", "variants/<name>") and the file name of its test program:
+ * run-time data, defined by a small file the build generates for each
+ * implementation (add_lab_implementation, grader/cmake/LabTargets.cmake).
+ * Were they compile-time definitions, every grader source would be compiled
+ * again for every implementation (a hundred known-wrong variants); as data,
+ * a lab's grader sources are compiled once and every implementation's
+ * programs link the same objects. A self-contained suite (add_cpu_test_suite)
+ * has no implementation to link and names itself with GRADER_IMPLEMENTATION. */
+extern const char grader_implementation[];
+extern const char grader_tests_program[];
+#ifndef GRADER_IMPLEMENTATION
+#define GRADER_IMPLEMENTATION grader_implementation
+#endif
+
 typedef struct {
     const char *lab;        /* "lab1" */
     const char *title;      /* "Lab 1 - thread indexing" */
     const char *handout;    /* "handouts/lab1-indexing.md" */
-    const char *implementation; /* "labs" or "solutions": GRADER_IMPLEMENTATION */
+    const char *implementation; /* "labs", "solutions", ...: GRADER_IMPLEMENTATION */
     const grader_test *tests;
     size_t count;
     /* 1: the tests overlap work on several streams (lab 6), so their
@@ -141,12 +156,12 @@ int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness
                        const char *tests_program);
 int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_role role,
                    const char *tests_program);
-/* The build says which program this is: GRADER_RUNNER (with
- * GRADER_TESTS_PROGRAM, the test program's file name next to the runner),
- * GRADER_TESTS, or neither. */
+/* The build says which program this is: GRADER_RUNNER (which finds its test
+ * program next to itself under the name grader_tests_program), GRADER_TESTS,
+ * or neither. */
 #if defined(GRADER_RUNNER)
 #define grader_main(suite, argc, argv) \
-    grader_runner_main(suite, argc, argv, HARNESS_RUNNER, GRADER_TESTS_PROGRAM)
+    grader_runner_main(suite, argc, argv, HARNESS_RUNNER, grader_tests_program)
 #elif defined(GRADER_TESTS)
 #define grader_main(suite, argc, argv) grader_main_as(suite, argc, argv, HARNESS_TESTS, NULL)
 #else
