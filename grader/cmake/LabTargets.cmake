@@ -49,6 +49,20 @@ function(add_cpu_test_suite exe)
   discover_grader_tests(${exe} ${exe})
 endfunction()
 
+# Lab N's recipe, as add_cuda_lab keeps it in the global properties
+# CUDA_LAB<N>_*, read into variables of the caller: contract_dir, grader,
+# libraries, race_runner, race_from_table, calls and cpu_checks.
+macro(read_lab_recipe number)
+  foreach(pair contract_dir=CONTRACT_DIR grader=GRADER libraries=GRADER_LIBRARIES
+          race_runner=RACE_RUNNER race_from_table=RACE_FROM_TABLE calls=CALLS
+          cpu_checks=CPU_CHECKS)
+    string(REPLACE "=" ";" pair "${pair}")
+    list(GET pair 0 variable)
+    list(GET pair 1 property)
+    get_property(${variable} GLOBAL PROPERTY CUDA_LAB${number}_${property})
+  endforeach()
+endmacro()
+
 # add_lab_grader_objects(N) compiles lab N's grader sources once, for all
 # its implementations (skeleton, solution and every known-wrong variant of
 # grader/tests), as OBJECT libraries that each implementation's programs
@@ -65,14 +79,7 @@ endfunction()
 # They are compiled against the contract (labs/labN_*/labN.h, the same
 # header for every implementation) and the grader's libraries' headers.
 function(add_lab_grader_objects number)
-  set(recipe CUDA_LAB${number})
-  get_property(contract_dir GLOBAL PROPERTY ${recipe}_CONTRACT_DIR)
-  get_property(grader GLOBAL PROPERTY ${recipe}_GRADER)
-  get_property(libraries GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES)
-  get_property(race_runner GLOBAL PROPERTY ${recipe}_RACE_RUNNER)
-  get_property(race_from_table GLOBAL PROPERTY ${recipe}_RACE_FROM_TABLE)
-  get_property(calls GLOBAL PROPERTY ${recipe}_CALLS)
-  get_property(cpu_checks GLOBAL PROPERTY ${recipe}_CPU_CHECKS)
+  read_lab_recipe(${number})
   set(lab lab${number})
 
   # The include path the programs had when each compiled these sources
@@ -166,13 +173,8 @@ endfunction()
 function(add_lab_implementation)
   cmake_parse_arguments(IMPL "" "NUMBER;LIBRARY;EXECUTABLE;IMPLEMENTATION;RACE_RUNNER_NAME;OUTPUT_DIRECTORY"
                         "SOURCES" ${ARGN})
-  set(recipe CUDA_LAB${IMPL_NUMBER})
   set(lab lab${IMPL_NUMBER})
-  get_property(contract_dir GLOBAL PROPERTY ${recipe}_CONTRACT_DIR)
-  get_property(libraries GLOBAL PROPERTY ${recipe}_GRADER_LIBRARIES)
-  get_property(race_runner GLOBAL PROPERTY ${recipe}_RACE_RUNNER)
-  get_property(race_from_table GLOBAL PROPERTY ${recipe}_RACE_FROM_TABLE)
-  get_property(calls GLOBAL PROPERTY ${recipe}_CALLS)
+  read_lab_recipe(${IMPL_NUMBER})
   if(NOT contract_dir)
     message(FATAL_ERROR "add_lab_implementation: lab ${IMPL_NUMBER} is unknown "
             "(add_cuda_lab(NUMBER ${IMPL_NUMBER} ...) must come first)")

@@ -68,6 +68,16 @@ class RunnerTest(unittest.TestCase):
             self.assertLess(os.path.getsize(log), 100200)
             self.assertGreater(res.dropped, 4000000)
 
+    def test_builds_yield_the_cpu(self):
+        """A build step runs at build.BUILD_NICENESS below the batch."""
+        from batch import build
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "log")
+            res = runner.run([sys.executable, "-c", "import os; print(os.nice(0))"], log,
+                             timeout=30, niceness=build.BUILD_NICENESS)
+            self.assertEqual(res.rc, 0)
+            self.assertEqual(int(open(log).read()), min(19, os.nice(0) + build.BUILD_NICENESS))
+
 
 class ProcessLimitTest(unittest.TestCase):
     def test_fork_loop_stops_at_the_limit(self):
