@@ -33,29 +33,22 @@ class CalibrationUnusable(Exception):
     """The calibration file named by the results cannot give its curves."""
 
 
-def _value(section, name, file):
-    """The calibrated value of macro `name` in a floors/references section,
-    or None when the file has none for it."""
-    entry = section.get(name)
-    if entry is None:
-        return None
-    value = entry.get("value") if isinstance(entry, dict) else None
-    if value is None:
-        return None  # calibrate.py writes null for a ratio it could not grade
-    if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not math.isfinite(value) or value < 0:
-        raise CalibrationUnusable(f"{file}: {name} is not a ratio ({value!r})")
-    return float(value)
+def _value(section, name):
+    """The calibrated value of macro `name` in a floors/references section
+    that _load has checked, or None when the file has none for it (or wrote
+    null: a ratio it could not grade)."""
+    entry = section.get(name) if name else None
+    return None if entry is None else entry["value"]
 
 
 class CalibratedCurves:
     """The curves of the course at `course_src` (its grader/calibration/
-    folder and rules), per calibration file, read once each."""
+    folder and rules), per calibration file, read and checked once each."""
 
     def __init__(self, course_src):
         self.folder = os.path.join(course_src, "grader", "calibration")
         self._names = None  # {test: (floor macro, reference macro)}
-        self._files = {}
+        self._files = {}    # {file: (floors, references)}
         self._lock = threading.Lock()
 
     def _macros(self):
@@ -67,6 +60,8 @@ class CalibratedCurves:
         return self._names
 
     def _load(self, file):
+        """(floors, references) of `file`, each value a ratio or null, or
+        CalibrationUnusable with the reason."""
         if not FILE_NAME.match(file):
             raise CalibrationUnusable(f"{file!r} is not a calibration file's name")
         try:
@@ -74,24 +69,35 @@ class CalibratedCurves:
                 doc = json.load(f)
         except (OSError, ValueError) as e:
             raise CalibrationUnusable(f"{file}: {e}") from None
-        floors, references = doc.get("floors", {}), doc.get("references", {})
-        if not isinstance(floors, dict) or not isinstance(references, dict):
-            raise CalibrationUnusable(f"{file}: its floors or references are not objects")
-        return floors, references
+        sections = (doc.get("floors", {}), doc.get("references", {}))
+        for section in sections:
+            if not isinstance(section, dict):
+                raise CalibrationUnusable(f"{file}: its floors or references are not objects")
+            for name, entry in section.items():
+                if not isinstance(entry, dict):
+                    raise CalibrationUnusable(f"{file}: {name} is not an entry ({entry!r:.40})")
+                value = entry.get("value")
+                if value is not None and (isinstance(value, bool)
+                                          or not isinstance(value, (int, float))
+                                          or not math.isfinite(value) or value < 0):
+                    raise CalibrationUnusable(f"{file}: {name} is not a ratio ({value!r})")
+        return sections
+
+    def _checked(self, file):
+        with self._lock:
+            if file not in self._files:
+                self._files[file] = self._load(file)
+            return self._files[file], self._macros()
 
     def check_all(self):
         """Reads every calibration file of the course once, before anyone is
         graded: one that cannot give its curves stops the batch
         (CalibrationUnusable) instead of some students' labs."""
-        self._macros()
         names = sorted(n for n in os.listdir(self.folder)
                        if n.endswith(".json") and n != "rules.json")
         for file in names:
-            floors, references = self._load(file)
-            for section in (floors, references):
-                for name in section:
-                    _value(section, name, file)
-            self._files[file] = (floors, references)
+            self._checked(file)
+        self._macros()
         return names
 
     def curves(self, curve: Dict[str, SpeedCurve],
@@ -101,24 +107,13 @@ class CalibratedCurves:
         where it has them; `curve` itself for any other state."""
         if not calibration or calibration.get("state") != "file" or not curve:
             return curve
-        file = calibration.get("file") or ""
-        with self._lock:
-            if file not in self._files:
-                try:
-                    self._files[file] = self._load(file)
-                except CalibrationUnusable as e:
-                    self._files[file] = e
-            loaded = self._files[file]
-            macros = self._macros()
-        if isinstance(loaded, CalibrationUnusable):
-            raise loaded
-        floors, references = loaded
+        (floors, references), macros = self._checked(calibration.get("file") or "")
         out = dict(curve)
         for test, spec in curve.items():
             floor_name, reference_name = macros.get(test, (None, None))
-            floor = _value(floors, floor_name, file) if floor_name else None
-            reference = _value(references, reference_name, file) if reference_name else None
+            floor, reference = _value(floors, floor_name), _value(references, reference_name)
             if floor is not None or reference is not None:
-                out[test] = replace(spec, floor=spec.floor if floor is None else floor,
-                                    reference=spec.reference if reference is None else reference)
+                out[test] = replace(spec, floor=spec.floor if floor is None else float(floor),
+                                    reference=spec.reference if reference is None
+                                    else float(reference))
         return out
