@@ -4,6 +4,8 @@ handout checker refuses such a file in handouts/results).
 
     python3 -m unittest discover -s grader/bench/tests
 """
+import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -11,6 +13,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+import compare_runs  # noqa: E402
 import handout_numbers  # noqa: E402
 import results_file  # noqa: E402
 
@@ -189,6 +192,67 @@ class ResultFile(unittest.TestCase):
         bench = fixture()
         table = results_file.summary_table(bench)
         self.assertEqual(len(table.splitlines()), 2 + len(list(results_file.results(bench))))
+
+
+class CompareRuns(unittest.TestCase):
+    """compare_runs: two bench files of one GPU, the issue's repeatability
+    and ceiling rules."""
+
+    def row(self, bench, lab, kernel, size="2048"):
+        return next(r for r in results_file.results(bench, lab)
+                    if r["kernel"] == kernel and r["size"] == size)
+
+    def test_identical_runs_agree(self):
+        report = compare_runs.compare(fixture(), fixture())
+        self.assertEqual(report["problems"], [])
+        # Lab 2's six rows and lab 7's rows of 0.9 ms or more; lab 6 is PCIe-bound.
+        self.assertEqual(report["held"], 12)
+        self.assertEqual(report["skipped"], 2)
+
+    def test_a_long_row_more_than_3_percent_apart_is_named(self):
+        second = fixture()
+        self.row(second, 2, "naive")["median_ms"] = 2.0 * 1.05
+        problems = compare_runs.compare(fixture(), second)["problems"]
+        self.assertEqual(len(problems), 1)
+        self.assertIn("lab 2 matmul 2048 naive (kernel)", problems[0])
+        self.assertIn("4.8% apart", problems[0])
+
+    def test_short_and_pcie_rows_are_not_held_to_the_rule(self):
+        first, second = fixture(), fixture()
+        for bench, ms in ((first, 0.05), (second, 0.08)):
+            self.row(bench, 7, "warp_tile", "256")["median_ms"] = ms
+        self.row(second, 6, "streamed", "2^24")["median_ms"] = 5.0 * 1.2
+        self.assertEqual(compare_runs.compare(first, second)["problems"], [])
+
+    def test_a_row_above_its_ceiling_is_named(self):
+        second = fixture()
+        self.row(second, 2, "naive")["pct_of_ceiling"] = 100.8
+        problems = compare_runs.compare(fixture(), second)["problems"]
+        self.assertEqual(problems, ["second run: lab 2 matmul 2048 naive (kernel) at 100.8% "
+                                    "of its ceiling"])
+
+    def test_missing_rows_and_another_gpu_are_named(self):
+        second = fixture()
+        second["gpu"]["name"] = "NVIDIA OTHER"
+        second["labs"]["7"]["results"].pop()
+        problems = compare_runs.compare(fixture(), second)["problems"]
+        self.assertEqual(problems[0], "different GPUs: NVIDIA TESTGPU 1GB and NVIDIA OTHER")
+        self.assertIn("lab 7 matmul 512 cublas (ceiling) only in the first run", problems[1])
+
+    def test_exit_status_says_whether_the_runs_agree(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [os.path.join(tmp, f"{n}.json") for n in ("a", "b", "c")]
+            results_file.save(fixture(), paths[0])
+            results_file.save(fixture(), paths[1])
+            slower = fixture()
+            self.row(slower, 2, "uncoalesced")["median_ms"] = 30.0
+            results_file.save(slower, paths[2])
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+                self.assertEqual(compare_runs.main(paths[:2]), 0)
+                self.assertEqual(compare_runs.main([paths[0], paths[2]]), 1)
+                self.assertEqual(compare_runs.main([paths[0], os.path.join(tmp, "none.json")]), 2)
+            self.assertIn("33.3% apart", said.getvalue())
 
 
 if __name__ == "__main__":
