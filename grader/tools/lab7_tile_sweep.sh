@@ -12,6 +12,10 @@
 # Builds run in parallel (one per core), runs one at a time. Prints and
 # writes to OUTFILE a table sorted by GFLOP/s, best first.
 #
+# SWEEP_CONFIGS="BM BN BK WM WN WNITER TM TN MIN_BLOCKS;..." replaces the
+# list below, e.g. the small block tiles that fill more SMs at 256 .. 1024
+# (handouts/results/h100-lab7-small-tiles.txt).
+#
 # Needs only the CUDA toolkit (nvcc on PATH, CUDACXX, or /usr/local/cuda/bin)
 # and a GPU; SWEEP_ARCH (default: the GPU's own, from nvidia-smi, else 90)
 # picks the architecture. The lab's own parameters live in labs/lab7_warp_tiling/lab7.h.
@@ -50,6 +54,9 @@ configs=(
   "64 64 16 32 32 2 4 4 4"
   "128 128 8 64 32 2 4 4 1"    # the lab's choice without the register cap
 )
+if [ -n "${SWEEP_CONFIGS:-}" ]; then
+  IFS=';' read -r -a configs <<<"$SWEEP_CONFIGS"
+fi
 
 # Why a set cannot compile (the static_asserts of warp_tiling.cu), or "".
 invalid_reason() {
