@@ -3,6 +3,7 @@
 #   make check-solution-lab1   grade the reference solution
 #   make check-solutions       grade every reference solution (instructors)
 #   make calibrate [REPEAT=20] thresholds for this GPU into grader/calibration/ (instructors)
+#   make verify-calibration [REPEAT=20]  every solution grader REPEAT times with that file
 #   make time-lab3 [SIZE=...]  your kernels against the lab's baseline: ms, GB/s or GFLOP/s, ratio
 #   make profile-lab3          your kernels under Nsight Compute: the lab's metrics in words
 #   make sanitize-lab3         your kernels under compute-sanitizer (memcheck, racecheck, synccheck)
@@ -240,12 +241,21 @@ check-solutions: build
 # (grader/tools/calibrate.py, docs/instructors.md).
 # APPEND=1 adds the rounds to those already in $(BUILD)/calibration-runs
 # (20 rounds in sittings of 5, say) and proposes from all of them.
-.PHONY: calibrate
+# TOGETHER=1 runs each round's labs at once under the batch grader's GPU
+# share (each measurement still holds the GPU alone): shorter rounds.
+# make verify-calibration: REPEAT rounds of every solution grader (gpu and
+# selftest groups) with the calibration this GPU has: how many each passed.
+.PHONY: calibrate verify-calibration
 REPEAT ?= 20
 APPEND ?=
+TOGETHER ?=
 calibrate: build
 	@$(PYTHON) grader/tools/calibrate.py --repeat $(REPEAT) --bin $(BUILD)/bin \
-	  --runs-dir $(BUILD)/calibration-runs $(if $(APPEND),--append)
+	  --runs-dir $(BUILD)/calibration-runs $(if $(APPEND),--append) $(if $(TOGETHER),--together)
+
+verify-calibration: build
+	@$(PYTHON) grader/tools/calibrate.py --verify --repeat $(REPEAT) --bin $(BUILD)/bin \
+	  --runs-dir $(BUILD)/calibration-verify $(if $(TOGETHER),--together)
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,15 @@
                                              (handouts/results/*.txt: the course's sessions)
     calibrate.py --margins FILE...           each threshold's margin in one run's results
                                              (what make check-solutions prints)
+    calibrate.py --verify --repeat 20        20 rounds of every solution grader (gpu and
+                                             selftest groups) with the calibration the
+                                             runner finds for this GPU: each lab's count
+                                             of rounds passed, and the tests that failed
+                                             (make verify-calibration)
+    --together                               a round runs its labs at once, sharing the GPU
+                                             as the batch grader does (measurements still
+                                             alone): shorter rounds, for --repeat and
+                                             --verify alike
 
 The graders run with GRADER_CALIBRATION=none, so that what is measured is
 graded by the headers' defaults, never by an older calibration of this GPU.
@@ -27,6 +36,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -49,33 +59,107 @@ def tests_of(rules, lab):
     return names
 
 
-def run_graders(bin_dir, labs, repeat, runs_dir, rules, append=False):
-    """REPEAT rounds of every lab's solution grader, one results file each;
-    `append`: after the rounds already in runs_dir (a long calibration in
-    several sittings), else instead of them."""
-    env = dict(os.environ, GRADER_CALIBRATION="none")
-    runs_dir.mkdir(parents=True, exist_ok=True)
+def run_round(commands, together):
+    """One round: `commands` is a list of (argv, log path, env), one per
+    lab. Alone (the default) they run one after another, as make
+    check-solutions does. `together`: all at once, sharing the GPU as the
+    batch grader shares it between a student's labs (GRADER_GPU_SHARE,
+    grader/harness/runner/gpu_share.h): every test that measures still holds
+    the GPU alone, so only the labs' CPU work and their tests that do not
+    measure overlap, and a round takes about as long as its measurements.
+    Returns the exit statuses, in the order of `commands`."""
+    if not together:
+        statuses = []
+        for argv, log, env in commands:
+            with open(log, "w", encoding="utf-8") as f:
+                statuses.append(subprocess.call(argv, stdout=f, stderr=subprocess.STDOUT,
+                                                env=env))
+        return statuses
+    with tempfile.TemporaryDirectory(prefix="calibrate-gpu-share-") as share:
+        for lock in ("gate", "gpu"):
+            Path(share, lock).touch()
+        running = []
+        try:
+            for argv, log, env in commands:
+                f = open(log, "w", encoding="utf-8")
+                running.append((subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT,
+                                                 env=dict(env, GRADER_GPU_SHARE=share)), f))
+            return [proc.wait() for proc, _ in running]
+        finally:
+            for proc, f in running:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                f.close()
+
+
+def round_numbers(runs_dir, append):
+    """The first round's number in runs_dir: after the rounds already there
+    (`append`: a long calibration in several sittings), else 1, the earlier
+    rounds' files removed so that they cannot mix with these."""
     earlier = list(runs_dir.glob("lab*_run*.json")) + list(runs_dir.glob("lab*_run*.log"))
-    first = 1
     if append:
         numbers = [int(p.stem.rsplit("_run", 1)[1]) for p in earlier
                    if p.stem.rsplit("_run", 1)[1].isdigit()]
-        first = max(numbers, default=0) + 1
-    else:
-        for old in earlier:
-            old.unlink()  # an earlier calibration's runs must not mix with these
+        return max(numbers, default=0) + 1
+    for old in earlier:
+        old.unlink()
+    return 1
+
+
+def run_graders(bin_dir, labs, repeat, runs_dir, rules, append=False, together=False):
+    """REPEAT rounds of every lab's solution grader, one results file each;
+    `append`: after the rounds already in runs_dir, else instead of them."""
+    env = dict(os.environ, GRADER_CALIBRATION="none")
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    first = round_numbers(runs_dir, append)
     for i in range(first, first + repeat):
+        commands = []
         for lab in labs:
-            exe = Path(bin_dir) / f"lab{lab}_check_solution"
             out = runs_dir / f"lab{lab}_run{i:03d}.json"
-            log = runs_dir / f"lab{lab}_run{i:03d}.log"
-            with open(log, "w", encoding="utf-8") as f:
-                only = [a for t in tests_of(rules, lab) for a in ("--only", t)]
-                status = subprocess.call([str(exe)] + only + ["--results", str(out)], stdout=f,
-                                         stderr=subprocess.STDOUT, env=env)
+            only = [a for t in tests_of(rules, lab) for a in ("--only", t)]
+            commands.append(([str(Path(bin_dir) / f"lab{lab}_check_solution")] + only +
+                             ["--results", str(out)], runs_dir / f"lab{lab}_run{i:03d}.log", env))
+        for lab, status, (_, log, _) in zip(labs, run_round(commands, together), commands):
             print(f"  round {i - first + 1}/{repeat} lab {lab}: "
                   f"{'passed' if status == 0 else f'exit status {status} (see {log})'}",
                   flush=True)
+
+
+def verify(bin_dir, labs, repeat, runs_dir, together=False):
+    """--verify: REPEAT rounds of every lab's solution grader as the course
+    grades (the gpu and selftest groups), with whatever calibration the
+    runner finds for this GPU: the reference must pass every round, and the
+    self-tests hold the baselines below every threshold. Prints per lab how
+    many rounds passed and which tests failed; 0 when every round passed."""
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    round_numbers(runs_dir, append=False)
+    passed = {lab: 0 for lab in labs}
+    failures, calibrations = {}, set()
+    for i in range(1, repeat + 1):
+        commands = []
+        for lab in labs:
+            out = runs_dir / f"lab{lab}_run{i:03d}.json"
+            commands.append(([str(Path(bin_dir) / f"lab{lab}_check_solution"), "--group", "gpu",
+                              "--group", "selftest", "--results", str(out)],
+                             runs_dir / f"lab{lab}_run{i:03d}.log", dict(os.environ)))
+        for lab, status in zip(labs, run_round(commands, together)):
+            passed[lab] += status == 0
+            for run in load_runs([runs_dir / f"lab{lab}_run{i:03d}.json"]):
+                calibrations.add((run.get("calibration") or {}).get("line", "?"))
+                for t in run.get("tests", []):
+                    if t.get("status") not in ("pass", "skip"):
+                        failures.setdefault(lab, {}).setdefault(t.get("name", "?"), []).append(i)
+        print(f"  round {i}/{repeat}: " + ", ".join(
+            f"lab {lab} {passed[lab]}/{i}" for lab in labs), flush=True)
+    print(f"\nverify: {repeat} rounds of the solution graders (gpu and selftest groups)"
+          f"{', the labs together under one GPU share' if together else ''}; calibration: "
+          f"{'; '.join(sorted(calibrations)) or 'none reported'}")
+    for lab in labs:
+        print(f"  lab {lab}: {passed[lab]}/{repeat} rounds passed")
+        for name, rounds in sorted(failures.get(lab, {}).items()):
+            print(f"    {name} failed in round(s) {' '.join(map(str, rounds))}")
+    return 0 if all(n == repeat for n in passed.values()) else 1
 
 
 def load_runs(paths):
@@ -253,6 +337,10 @@ def main(argv=None):
     ap.add_argument("--runs-dir", help="keep each run's results and log here")
     ap.add_argument("--append", action="store_true",
                     help="add these rounds to those already in --runs-dir (same GPU)")
+    ap.add_argument("--together", action="store_true",
+                    help="run a round's labs at once under the batch's GPU share")
+    ap.add_argument("--verify", action="store_true",
+                    help="--repeat rounds of the solution graders with this GPU's calibration")
     ap.add_argument("--from-results", metavar="DIR")
     ap.add_argument("--from-summary", nargs="+", metavar="REPORT")
     ap.add_argument("--margins", nargs="+", metavar="RESULTS")
@@ -274,18 +362,22 @@ def main(argv=None):
         return 0
     if args.from_summary:
         return from_summary(args, rules, defaults)
+    if args.repeat < 1:
+        print("calibrate: --repeat must be at least 1", file=sys.stderr)
+        return 2
+    if args.verify:
+        labs = args.labs or sorted({r["lab"] for r in rules})
+        return verify(args.bin, labs, args.repeat,
+                      Path(args.runs_dir or ROOT / "build" / "calibration-verify"), args.together)
     if args.from_results:
         paths = sorted(glob.glob(os.path.join(args.from_results, "*.json")))
         command = f"calibrate.py --from-results {args.from_results}"
     else:
-        if args.repeat < 1:
-            print("calibrate: --repeat must be at least 1", file=sys.stderr)
-            return 2
         labs = args.labs or sorted({r["lab"] for r in rules})
         runs_dir = Path(args.runs_dir or ROOT / "build" / "calibration-runs")
         print(f"calibrate: {args.repeat} rounds of labs {' '.join(map(str, labs))} "
               f"(results in {runs_dir})")
-        run_graders(args.bin, labs, args.repeat, runs_dir, rules, args.append)
+        run_graders(args.bin, labs, args.repeat, runs_dir, rules, args.append, args.together)
         paths = sorted(str(p) for p in runs_dir.glob("lab*_run*.json"))
         command = f"make calibrate REPEAT={args.repeat}" + (" (appended)" if args.append else "")
     runs = load_runs(paths)

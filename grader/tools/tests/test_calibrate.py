@@ -7,6 +7,7 @@ import json
 import sys
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parents[1]
@@ -251,6 +252,82 @@ json.dump({{"schema": "cuda-labs-results/4", "lab": "lab4", "device": {T4!r},
             self.assertEqual(calibrate.main(["--repeat", "1", "--bin", d, "--labs", "4",
                                              "--runs-dir", f"{d}/runs", "--out", str(out)]), 0)
             self.assertEqual(len(list(Path(d, "runs").glob("lab4_run*.json"))), 1)
+
+    def fake_grader(self, folder, lab, body):
+        """A stand-in lab{lab}_check_solution: `body` runs with args (its
+        argv), only (its --only tests), out (its --results file) and here
+        (the folder) defined, and writes the results file itself."""
+        exe = Path(folder) / f"lab{lab}_check_solution"
+        exe.write_text(f"""#!{sys.executable}
+import json, os, sys, time
+from pathlib import Path
+args = sys.argv[1:]
+only = [args[i + 1] for i, a in enumerate(args) if a == "--only"]
+out = args[args.index("--results") + 1]
+here = Path({str(folder)!r})
+""" + body)
+        exe.chmod(0o755)
+
+    def test_together_runs_a_rounds_labs_at_once_under_one_gpu_share(self):
+        """--together: the labs of a round start together, with
+        GRADER_GPU_SHARE naming a folder of the two lock files; each waits
+        for the other to start, so run one after another they would fail."""
+        body = """share = os.environ.get("GRADER_GPU_SHARE")
+assert share and Path(share, "gate").is_file() and Path(share, "gpu").is_file(), share
+(here / f"started-{LAB}").write_text("")
+deadline = time.time() + 20
+while not all((here / f"started-{n}").exists() for n in (1, 4)):
+    assert time.time() < deadline, "the other lab never started"
+    time.sleep(0.05)
+json.dump({"schema": "cuda-labs-results/4", "lab": "lab{LAB}", "device": %r,
+           "tests": [{"name": t, "status": "pass", "metrics": {}} for t in only]},
+          open(out, "w"))
+""" % T4
+        with tempfile.TemporaryDirectory() as d:
+            for lab in (1, 4):
+                self.fake_grader(d, lab, body.replace("{LAB}", str(lab)))
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+                calibrate.run_graders(d, [1, 4], 1, Path(d, "runs"),
+                                      rl.load_rules(calibrate.RULES), together=True)
+            self.assertIn("round 1/1 lab 1: passed", said.getvalue())
+            self.assertIn("round 1/1 lab 4: passed", said.getvalue())
+            self.assertEqual(len(list(Path(d, "runs").glob("lab*_run001.json"))), 2)
+
+    def test_verify_counts_the_rounds_each_lab_passed(self):
+        """--verify: the solution grader's gpu and selftest groups, with
+        this GPU's calibration (GRADER_CALIBRATION left alone), per lab the
+        rounds passed and the failing tests by round; exit 1 unless all."""
+        body = """assert "GRADER_CALIBRATION" not in os.environ, "verify grades with the file"
+assert args[:4] == ["--group", "gpu", "--group", "selftest"], args
+count = here / "calls"
+n = int(count.read_text()) + 1 if count.exists() else 1
+count.write_text(str(n))
+failing = n == 2
+json.dump({"schema": "cuda-labs-results/4", "lab": "lab4", "device": %r,
+           "calibration": {"state": "file", "file": "tesla-t4_40sm.json", "line": "T4 FILE"},
+           "tests": [{"name": "gpu_smem_speed_vs_naive", "status": "fail" if failing else "pass"},
+                     {"name": "gpu_padded", "status": "skip"}]}, open(out, "w"))
+sys.exit(1 if failing else 0)
+""" % T4
+        with tempfile.TemporaryDirectory() as d, unittest.mock.patch.dict(
+                calibrate.os.environ, {}, clear=False):
+            calibrate.os.environ.pop("GRADER_CALIBRATION", None)
+            self.fake_grader(d, 4, body)
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said):
+                status = calibrate.main(["--verify", "--repeat", "3", "--bin", d, "--labs", "4",
+                                         "--runs-dir", f"{d}/verify"])
+            self.assertEqual(status, 1)
+            text = said.getvalue()
+            self.assertIn("calibration: T4 FILE", text)
+            self.assertIn("lab 4: 2/3 rounds passed", text)
+            self.assertIn("gpu_smem_speed_vs_naive failed in round(s) 2", text)
+            self.assertNotIn("gpu_padded", text)
+            (Path(d) / "calls").write_text("5")  # from now on every round passes
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(calibrate.main(["--verify", "--repeat", "2", "--bin", d,
+                                                 "--labs", "4", "--runs-dir", f"{d}/verify"]), 0)
 
     def test_two_gpus_are_refused(self):
         with tempfile.TemporaryDirectory() as d:
