@@ -107,6 +107,18 @@ def round_numbers(runs_dir, append):
     return 1
 
 
+def round_command(bin_dir, lab, args, runs_dir, i, env):
+    """Lab's solution grader in round i with `args`: (argv, log, env), its
+    results in runs_dir/labL_runNNN.json (round_results)."""
+    return ([str(Path(bin_dir) / f"lab{lab}_check_solution")] + args +
+            ["--results", str(round_results(runs_dir, lab, i))],
+            runs_dir / f"lab{lab}_run{i:03d}.log", env)
+
+
+def round_results(runs_dir, lab, i):
+    return runs_dir / f"lab{lab}_run{i:03d}.json"
+
+
 def run_graders(bin_dir, labs, repeat, runs_dir, rules, append=False, together=False):
     """REPEAT rounds of every lab's solution grader, one results file each;
     `append`: after the rounds already in runs_dir, else instead of them."""
@@ -114,12 +126,9 @@ def run_graders(bin_dir, labs, repeat, runs_dir, rules, append=False, together=F
     runs_dir.mkdir(parents=True, exist_ok=True)
     first = round_numbers(runs_dir, append)
     for i in range(first, first + repeat):
-        commands = []
-        for lab in labs:
-            out = runs_dir / f"lab{lab}_run{i:03d}.json"
-            only = [a for t in tests_of(rules, lab) for a in ("--only", t)]
-            commands.append(([str(Path(bin_dir) / f"lab{lab}_check_solution")] + only +
-                             ["--results", str(out)], runs_dir / f"lab{lab}_run{i:03d}.log", env))
+        commands = [round_command(bin_dir, lab, [a for t in tests_of(rules, lab)
+                                                 for a in ("--only", t)], runs_dir, i, env)
+                    for lab in labs]
         for lab, status, (_, log, _) in zip(labs, run_round(commands, together), commands):
             print(f"  round {i - first + 1}/{repeat} lab {lab}: "
                   f"{'passed' if status == 0 else f'exit status {status} (see {log})'}",
@@ -136,20 +145,21 @@ def verify(bin_dir, labs, repeat, runs_dir, together=False):
     round_numbers(runs_dir, append=False)
     passed = {lab: 0 for lab in labs}
     failures, calibrations = {}, set()
+    groups = ["--group", "gpu", "--group", "selftest"]
     for i in range(1, repeat + 1):
-        commands = []
-        for lab in labs:
-            out = runs_dir / f"lab{lab}_run{i:03d}.json"
-            commands.append(([str(Path(bin_dir) / f"lab{lab}_check_solution"), "--group", "gpu",
-                              "--group", "selftest", "--results", str(out)],
-                             runs_dir / f"lab{lab}_run{i:03d}.log", dict(os.environ)))
-        for lab, status in zip(labs, run_round(commands, together)):
+        commands = [round_command(bin_dir, lab, groups, runs_dir, i, dict(os.environ))
+                    for lab in labs]
+        for lab, status, (_, log, _) in zip(labs, run_round(commands, together), commands):
             passed[lab] += status == 0
-            for run in load_runs([runs_dir / f"lab{lab}_run{i:03d}.json"]):
+            runs = load_runs([round_results(runs_dir, lab, i)])
+            failed = [t.get("name", "?") for run in runs for t in run.get("tests", [])
+                      if t.get("status") not in ("pass", "skip")]
+            if status != 0 and not failed:  # it crashed, or wrote no results
+                failed = [f"(exit status {status}, no failing test reported: see {log})"]
+            for run in runs:
                 calibrations.add((run.get("calibration") or {}).get("line", "?"))
-                for t in run.get("tests", []):
-                    if t.get("status") not in ("pass", "skip"):
-                        failures.setdefault(lab, {}).setdefault(t.get("name", "?"), []).append(i)
+            for name in failed:
+                failures.setdefault(lab, {}).setdefault(name, []).append(i)
         print(f"  round {i}/{repeat}: " + ", ".join(
             f"lab {lab} {passed[lab]}/{i}" for lab in labs), flush=True)
     print(f"\nverify: {repeat} rounds of the solution graders (gpu and selftest groups)"

@@ -329,6 +329,16 @@ sys.exit(1 if failing else 0)
                 self.assertEqual(calibrate.main(["--verify", "--repeat", "2", "--bin", d,
                                                  "--labs", "4", "--runs-dir", f"{d}/verify"]), 0)
 
+    def test_verify_names_a_grader_that_wrote_no_results(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.fake_grader(d, 4, "sys.exit(3)\n")
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said), contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(calibrate.main(["--verify", "--repeat", "1", "--bin", d,
+                                                 "--labs", "4", "--runs-dir", f"{d}/v"]), 1)
+            self.assertIn("lab 4: 0/1 rounds passed", said.getvalue())
+            self.assertIn("(exit status 3, no failing test reported: see", said.getvalue())
+
     def test_two_gpus_are_refused(self):
         with tempfile.TemporaryDirectory() as d:
             self.write_runs(d, T4, [2.1], [1.0])
