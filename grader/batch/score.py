@@ -197,25 +197,26 @@ def _seconds(value):
     only shares out the slots, slots.py, and the moments only draw the
     timeline: an integer too large for a float must not reach their
     arithmetic)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        seconds = float(value)
-    except OverflowError:
-        return None
-    return seconds if 0.0 <= seconds < 1e7 else None
+    seconds = _as_float(value)
+    return seconds if seconds is not None and 0.0 <= seconds < 1e7 else None
 
 
 def _unix_time(value):
     """The results' "started_at" as a float, or None when it is not a Unix
     time (informational: it lines up a student's graders, nothing more)."""
+    moment = _as_float(value)
+    return moment if moment is not None and 0.0 < moment < 1e11 else None
+
+
+def _as_float(value):
+    """A JSON number as a float, or None (true and false are not numbers
+    here, and an integer too large for a float is none either)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     try:
-        moment = float(value)
+        return float(value)
     except OverflowError:
         return None
-    return moment if 0.0 < moment < 1e11 else None
 
 
 def gate_failures(rubric, reported: Dict[str, ReportedTest]):
