@@ -64,8 +64,9 @@ def compare(first, second):
             skipped += 1
             continue
         held += 1
-        difference = abs(ms_a / ms_b - 1.0) if ms_b > 0 else float("inf")
-        largest = max(largest, (difference, key), key=lambda d: d[0])
+        difference = abs(ms_a / ms_b - 1.0)  # both at least SHORTEST_MS
+        if difference > largest[0]:
+            largest = (difference, key)
         if difference > AGREEMENT:
             problems.append(f"{key_text(key)}: {ms_a:.4g} ms and {ms_b:.4g} ms, "
                             f"{100 * difference:.1f}% apart (at most {100 * AGREEMENT:g}%)")
