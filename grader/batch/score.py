@@ -21,6 +21,9 @@ and the lab's test table (--rubric):
   out of the lab's possible points ("not graded on this GPU");
 - which calibration graded the lab (the results' "calibration", schema 4)
   is kept in the lab record;
+- when the grader and each test ran (schema 5: "started_at", each test's
+  "started_s", "ended_s", "alone_from_s") is read for timeline.py and
+  never scored: a value that is not a time a run can have reads as None;
 - a test that never reported (the grader crashed or was killed as a whole,
   or the lab did not build, or was not submitted) earns 0 and says why.
 
@@ -91,6 +94,11 @@ class ReportedTest:
     metrics: Dict[str, Metric] = field(default_factory=dict)
     seconds: Optional[float] = None   # what it took (slots.py)
     gpu_wait_s: Optional[float] = None  # of which waiting to measure alone
+    # Seconds after the grader's start (schema 5; None before it, and for a
+    # test that never started or never held the GPU alone): timeline.py.
+    started_s: Optional[float] = None
+    ended_s: Optional[float] = None
+    alone_from_s: Optional[float] = None
 
     @classmethod
     def from_json(cls, t) -> "ReportedTest":
@@ -117,7 +125,9 @@ class ReportedTest:
         return cls(name=t["name"], status=t["status"], skip_reason=skip_reason,
                    message=_text(t, "message"), notes=_text(t, "notes"),
                    output=_text(t, "output"), metrics=clean,
-                   seconds=_seconds(t.get("seconds")), gpu_wait_s=_seconds(t.get("gpu_wait_s")))
+                   seconds=_seconds(t.get("seconds")), gpu_wait_s=_seconds(t.get("gpu_wait_s")),
+                   started_s=_seconds(t.get("started_s")), ended_s=_seconds(t.get("ended_s")),
+                   alone_from_s=_seconds(t.get("alone_from_s")))
 
 
 @dataclass
@@ -128,6 +138,7 @@ class Results:
     device: Optional[str] = None
     seed: Optional[int] = None
     calibration: Optional[Dict[str, Optional[str]]] = None
+    started_at: Optional[float] = None  # the grader's start, Unix time (schema 5)
 
     @classmethod
     def from_json(cls, data) -> "Results":
@@ -149,7 +160,8 @@ class Results:
         seed = data.get("seed")
         return cls(tests=tests, device=device if isinstance(device, str) else None,
                    seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
-                   calibration=_calibration(data.get("calibration")))
+                   calibration=_calibration(data.get("calibration")),
+                   started_at=_unix_time(data.get("started_at")))
 
 
 def read_results(raw) -> Results:
@@ -180,16 +192,31 @@ def _calibration(value):
 
 
 def _seconds(value):
-    """A test's time (or its wait for the GPU) as a float, or None when it
-    is not one a test can take (it only shares out the slots, slots.py; an
-    integer too large for a float must not reach their arithmetic)."""
+    """A test's time, its wait for the GPU or a moment of its run (schema
+    5) as a float, or None when it is not one a test can take (the time
+    only shares out the slots, slots.py, and the moments only draw the
+    timeline: an integer too large for a float must not reach their
+    arithmetic)."""
+    seconds = _as_float(value)
+    return seconds if seconds is not None and 0.0 <= seconds < 1e7 else None
+
+
+def _unix_time(value):
+    """The results' "started_at" as a float, or None when it is not a Unix
+    time (informational: it lines up a student's graders, nothing more)."""
+    moment = _as_float(value)
+    return moment if moment is not None and 0.0 < moment < 1e11 else None
+
+
+def _as_float(value):
+    """A JSON number as a float, or None (true and false are not numbers
+    here, and an integer too large for a float is none either)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     try:
-        seconds = float(value)
+        return float(value)
     except OverflowError:
         return None
-    return seconds if 0.0 <= seconds < 1e7 else None
 
 
 def gate_failures(rubric, reported: Dict[str, ReportedTest]):

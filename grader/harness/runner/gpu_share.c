@@ -151,6 +151,13 @@ void gpu_share_account(result_record *rec, double end)
     rec->gpu_alone_since = 0.0;
 }
 
+void gpu_share_alone_from(result_record *rec, double now)
+{
+    rec->gpu_alone_since = now;
+    if (rec->gpu_alone_first <= 0.0)
+        rec->gpu_alone_first = now;
+}
+
 /* In a child: changes its hold, counting the time it waits apart. */
 static int child_relock(int alone)
 {
@@ -176,7 +183,7 @@ void grader_gpu_exclusive(void)
     GRADER_CHECK(rc == 0, "grader: could not get the GPU to this test alone (flock: %s)",
                  strerror(errno));
     harness_shared->exclusive = 1;
-    harness_shared->gpu_alone_since = harness_now();
+    gpu_share_alone_from(harness_shared, harness_now());
 }
 
 void grader_gpu_share_again(void)

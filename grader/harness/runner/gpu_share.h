@@ -49,5 +49,8 @@ double gpu_share_waited(const result_record *rec, double now);
 
 /* Adds the time a test held the GPU alone up to `end` to its record. */
 void gpu_share_account(result_record *rec, double end);
+/* Marks the record as holding the GPU alone from `now` (harness_now),
+ * keeping the first such moment. */
+void gpu_share_alone_from(result_record *rec, double now);
 
 #endif

@@ -45,6 +45,18 @@ double harness_now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double harness_run_start, harness_run_started_at;
+
+/* Both clocks at one moment: the monotonic one times the tests (it never
+ * jumps), the Unix time says when that was to a reader of several results. */
+static void note_run_start(void)
+{
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    harness_run_start = harness_now();
+    harness_run_started_at = wall.tv_sec + wall.tv_nsec * 1e-9;
+}
+
 static int test_selected(const options *opt, const grader_test *test)
 {
     for (int i = 0; i < opt->only_count; ++i)
@@ -390,6 +402,7 @@ static int find_tests_program(const options *opt, const char *sibling)
 int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness_role role,
                        const char *tests_program)
 {
+    note_run_start();
     options opt;
     int parsed = parse_options(argc, argv, &opt);
     if (parsed <= 0) {

@@ -38,6 +38,10 @@ extern const calibration *harness_calibration;
 
 /* CLOCK_MONOTONIC in seconds: the same clock in parent and child. */
 double harness_now(void);
+/* The runner's start, on that clock and as Unix time (grader_runner_main):
+ * the results give each test's moments in seconds after it, and the Unix
+ * time lines up the results of a student's graders run side by side. */
+extern double harness_run_start, harness_run_started_at;
 
 /* Runs `test` under CMocka into harness_shared, with its output going to
  * the capture file `capture`, and returns the exit code a test program
@@ -56,6 +60,9 @@ typedef struct {
     int credited;           /* points earned after gating */
     const char *gated_by;   /* set when a passing test earns nothing because its gate failed */
     double seconds;
+    /* When its process was forked and reaped (harness_now); 0 when none
+     * was (a test the runner skipped, or one that could not start). */
+    double started, ended;
     result_record record;
     /* What the test printed (never CMocka's framing), its start and end when
      * long: room for the cut line and for every byte as three (a NUL is kept

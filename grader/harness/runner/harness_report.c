@@ -172,6 +172,31 @@ static const char *skip_reason_name(int reason)
     return NULL;
 }
 
+/* A moment of the run (harness_now) as seconds after the runner's start,
+ * or null: `moment` 0 (it never happened) or outside [from, to], which a
+ * record written where student code runs may hold. */
+static void write_json_moment(FILE *f, double moment, double from, double to)
+{
+    if (moment > 0.0 && moment >= from && moment <= to)
+        fprintf(f, "%.3f", moment - harness_run_start);
+    else
+        fprintf(f, "null");
+}
+
+/* "started_s", "ended_s": the test process's fork and reap; "alone_from_s":
+ * when it first held the GPU alone, within those. Null for a test that
+ * never started (the runner skipped it, or it could not be forked). */
+static void write_json_timeline(FILE *f, const test_outcome *out)
+{
+    int ran = out->started > 0.0;
+    fprintf(f, "\"started_s\": ");
+    write_json_moment(f, ran ? out->started : 0.0, harness_run_start, out->ended);
+    fprintf(f, ", \"ended_s\": ");
+    write_json_moment(f, ran ? out->ended : 0.0, harness_run_start, out->ended);
+    fprintf(f, ", \"alone_from_s\": ");
+    write_json_moment(f, ran ? out->record.gpu_alone_first : 0.0, out->started, out->ended);
+}
+
 static void write_json_test(FILE *f, const test_outcome *out)
 {
     const char *groups[] = {"cpu", "gpu", "selftest"};
@@ -194,6 +219,8 @@ static void write_json_test(FILE *f, const test_outcome *out)
         json_write_string(f, skip_reason);
     else
         fprintf(f, "null");
+    fprintf(f, ",\n     ");
+    write_json_timeline(f, out);
     fprintf(f, ",\n     \"message\": ");
     json_write_string(f, out->record.message);
     fprintf(f, ",\n     \"notes\": ");
@@ -304,8 +331,10 @@ static void write_results(FILE *f, const grader_suite *suite, const char *device
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     /* Schema 3 added each test's "skip_reason" (null unless it was skipped);
-     * 4 added "calibration", which thresholds graded the run. */
-    fprintf(f, "{\n  \"schema\": \"cuda-labs-results/4\",\n  \"lab\": ");
+     * 4 added "calibration", which thresholds graded the run; 5 added
+     * "started_at" and each test's "started_s", "ended_s", "alone_from_s"
+     * (where a student's grading time goes: grader/batch/timeline.py). */
+    fprintf(f, "{\n  \"schema\": \"cuda-labs-results/5\",\n  \"lab\": ");
     json_write_string(f, suite->lab);
     fprintf(f, ",\n  \"title\": ");
     json_write_string(f, suite->title);
@@ -316,8 +345,8 @@ static void write_results(FILE *f, const grader_suite *suite, const char *device
     fprintf(f, ",\n  \"device\": ");
     json_write_string(f, device);
     write_json_calibration(f);
-    fprintf(f, ",\n  \"seed\": %llu,\n  \"finished\": \"%s\",\n",
-            (unsigned long long)grader_seed(), stamp);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"started_at\": %.3f,\n  \"finished\": \"%s\",\n",
+            (unsigned long long)grader_seed(), harness_run_started_at, stamp);
     fprintf(f, "  \"score\": {\"earned\": %d, \"possible\": %d, \"bonus_earned\": %d, "
                "\"bonus_possible\": %d, \"not_graded\": %d, \"not_gradable\": %d},\n"
                "  \"tests\": [\n",

@@ -27,6 +27,10 @@ typedef struct {
     int run_alone;                     /* ... from start to end (a second run) */
     double gpu_wait_s, gpu_wait_since; /* waiting for the lock */
     double gpu_alone_s, gpu_alone_since; /* holding it alone */
+    /* When it first held the GPU alone (harness_now), 0 if never: "since"
+     * goes back to 0 when the test shares the GPU again, and a timeline of
+     * a student's graders needs the first moment (the results' alone_from_s). */
+    double gpu_alone_first;
     char message[RECORD_TEXT_BYTES]; /* why it failed or was skipped */
     char notes[RECORD_TEXT_BYTES];   /* informational lines */
     int metric_count;

@@ -190,6 +190,8 @@ static void finish(test_process *tp, int wait_status)
     test_outcome *out = tp->out;
     double end = harness_now();
     out->seconds = tp->pid > 0 ? end - tp->start : 0.0;
+    out->started = tp->pid > 0 ? tp->start : 0.0;
+    out->ended = tp->pid > 0 ? end : 0.0;
     if (tp->pid > 0)
         set_running(tp->pid, 0);
     tp->pid = 0;
@@ -326,7 +328,7 @@ int test_process_start(test_process *tp, const grader_test *test, int limit_s, i
     }
     tp->start = harness_now();
     if (tp->rec->exclusive)
-        tp->rec->gpu_alone_since = tp->start;
+        gpu_share_alone_from(tp->rec, tp->start);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {

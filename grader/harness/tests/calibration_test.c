@@ -153,7 +153,7 @@ static void cpu_malformed_files_are_refused(void **state)
         {"{\"a\": 0x10}", "','"},
         {"{\"a\": \"\\u00e9\"}", "outside ASCII"},
         {"{\"a\": \"unterminated}", "closing quote"},
-        {"{\"schema\": \"cuda-labs-results/4\"}", "not a calibration file"},
+        {"{\"schema\": \"cuda-labs-results/5\"}", "not a calibration file"},
         {"{\"schema\": \"cuda-labs-calibration/1\", \"gpu\": {\"name\": \"NVIDIA H100 80GB "
          "HBM3\"}}", "name, sms and memory_gib"},
         {"{\"schema\": \"cuda-labs-calibration/1\", \"gpu\": {\"name\": \"NVIDIA H100 80GB "

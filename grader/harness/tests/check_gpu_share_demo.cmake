@@ -53,6 +53,27 @@ string(JSON alone GET "${json}" tests 4 gpu_alone_s)
 if(alone LESS 0.09 OR alone GREATER 1)
   message(FATAL_ERROR "gives_the_gpu_back held the GPU alone for ${alone} s, not about 0.1 s")
 endif()
+# When each test first held the GPU alone (alone_from_s): a second run from
+# its start, a claim within its run. Null without the lock (alone.json).
+foreach(case "0;start" "1;start" "2;within" "3;within" "4;within" "5;start")
+  list(GET case 0 index)
+  list(GET case 1 want)
+  string(JSON name GET "${json}" tests ${index} name)
+  string(JSON started GET "${json}" tests ${index} started_s)
+  string(JSON ended GET "${json}" tests ${index} ended_s)
+  string(JSON alone_type TYPE "${json}" tests ${index} alone_from_s)
+  string(JSON alone_from GET "${json}" tests ${index} alone_from_s)
+  if(NOT alone_type STREQUAL "NUMBER" OR alone_from LESS started OR alone_from GREATER ended
+     OR (want STREQUAL "start" AND NOT alone_from STREQUAL started))
+    message(FATAL_ERROR "${name}: alone from ${alone_from} s, run from ${started} to ${ended} "
+                        "s; expected alone from its ${want}")
+  endif()
+endforeach()
+file(READ ${WORK}/alone.json json)
+string(JSON alone_type TYPE "${json}" tests 2 alone_from_s)
+if(NOT alone_type STREQUAL "NULL")
+  message(FATAL_ERROR "without GRADER_GPU_SHARE claims_then_times has alone_from_s ${alone_type}")
+endif()
 
 # Two graders at once: the claim waits for the other's shared hold.
 execute_process(
@@ -66,6 +87,15 @@ string(JSON waited ERROR_VARIABLE missing GET "${json}" tests 0 metrics waited_s
 if(NOT status STREQUAL "pass" OR missing OR waited LESS 1.5)
   message(FATAL_ERROR "the claim did not wait for the other grader, or its wait counted "
                       "against its limit: ${status}, waited ${waited} s\n${json}")
+endif()
+# The wait shows on the timeline: alone only after it (the child's clock and
+# the runner's are one).
+string(JSON started GET "${json}" tests 0 started_s)
+string(JSON alone_from GET "${json}" tests 0 alone_from_s)
+string(JSON gpu_wait GET "${json}" tests 0 gpu_wait_s)
+if(NOT alone_from GREATER started OR gpu_wait LESS 1.5)
+  message(FATAL_ERROR "waits_for_gpu: started ${started} s, alone from ${alone_from} s, "
+                      "gpu_wait_s ${gpu_wait}")
 endif()
 
 # --jobs 2 in one grader: two tests run side by side (each waits for the

@@ -46,6 +46,30 @@ foreach(i RANGE ${last})
     message(FATAL_ERROR "test ${i}: got ${name}=${status}, expected ${pair}")
   endif()
 endforeach()
+# Where the time went (schema 5): the runner's start as Unix time, and each
+# test's fork and reap in seconds after it. One test at a time, so each
+# starts after the one before it ended; none held a shared GPU alone (there
+# is no GRADER_GPU_SHARE here), so alone_from_s is null.
+string(JSON schema GET "${json}" schema)
+string(JSON started_at GET "${json}" started_at)
+if(NOT schema STREQUAL "cuda-labs-results/5" OR NOT started_at GREATER 1500000000)
+  message(FATAL_ERROR "schema '${schema}', started_at '${started_at}' (expected "
+                      "cuda-labs-results/5 and a Unix time)")
+endif()
+set(previous_end 0)
+foreach(i RANGE ${last})
+  string(JSON name GET "${json}" tests ${i} name)
+  string(JSON started_type ERROR_VARIABLE missing TYPE "${json}" tests ${i} started_s)
+  string(JSON started GET "${json}" tests ${i} started_s)
+  string(JSON ended GET "${json}" tests ${i} ended_s)
+  string(JSON alone_type TYPE "${json}" tests ${i} alone_from_s)
+  if(missing OR NOT started_type STREQUAL "NUMBER" OR started LESS previous_end
+     OR NOT ended GREATER_EQUAL started OR NOT alone_type STREQUAL "NULL")
+    message(FATAL_ERROR "${name}: started_s ${started}, ended_s ${ended} (the one before ended "
+                        "at ${previous_end}), alone_from_s ${alone_type} (expected NULL)")
+  endif()
+  set(previous_end ${ended})
+endforeach()
 string(JSON message GET "${json}" tests 1 message)
 if(NOT message MATCHES "arithmetic is broken: 2")
   message(FATAL_ERROR "the failure message was not recorded: '${message}'")

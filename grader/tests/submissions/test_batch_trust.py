@@ -78,6 +78,27 @@ class ResultsTest(unittest.TestCase):
                 raw = results({"name": "cpu_a", "status": "pass", key: value})
                 self.assertEqual(getattr(score.read_results(raw).tests[0], key), want, value)
 
+    def test_the_timeline_is_read_and_never_scored(self):
+        # Schema 5's moments: read for timeline.py (finite numbers or null),
+        # never points, and absent from older results without harm.
+        moments = {"started_s": 0.25, "ended_s": 1.5, "alone_from_s": None}
+        raw = results({"name": "cpu_a", "status": "pass", **moments},
+                      {"name": "gpu_mechanism", "status": "pass", "started_s": "soon",
+                       "ended_s": -2, "alone_from_s": 10 ** 400},
+                      schema="cuda-labs-results/5", started_at=1790000000.125)
+        got = score.read_results(raw)
+        self.assertEqual(got.started_at, 1790000000.125)
+        self.assertEqual([(t.started_s, t.ended_s, t.alone_from_s) for t in got.tests],
+                         [(0.25, 1.5, None), (None, None, None)])
+        plain = score.read_results(results({"name": "cpu_a", "status": "pass"},
+                                           {"name": "gpu_mechanism", "status": "pass"}))
+        self.assertIsNone(plain.started_at)
+        self.assertIsNone(plain.tests[0].started_s)
+        self.assertEqual(score.score_lab("lab9", RUBRIC, {}, results=got).score,
+                         score.score_lab("lab9", RUBRIC, {}, results=plain).score)
+        with self.assertRaises(score.Unreadable):
+            score.read_results(raw.replace(b'"ended_s": 1.5', b'"ended_s": 1e999'))
+
     def test_schema_is_checked(self):
         for bad in (b"", b"[]", b'{"tests": {}}', b'{"tests": [{"status": "pass"}]}',
                     b'{"tests": [{"name": "cpu_a"}]}',
