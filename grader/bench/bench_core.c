@@ -247,6 +247,12 @@ static double rate_of(const bench_problem *p, const stats_summary *ms)
     return ms->median > 0 ? p->work / (ms->median * 1e6) : 0.0;
 }
 
+static int above_ceiling(const bench_problem *p, const measured *kernel, const measured *ceiling)
+{
+    return bench_above_ceiling(rate_of(p, &kernel->ms), rate_of(p, &ceiling->ms),
+                               ceiling->ms.median);
+}
+
 /* bench_run's status for a kernel measured faster than its ceiling twice. */
 enum { BENCH_ABOVE_CEILING = -2000 };
 
@@ -278,15 +284,13 @@ int bench_run(const bench_problem *p, const bench_options *o)
         measured kernel, base;
         if (status == 0)
             status = measure_steadily(e, &p->baseline, o, &r, &kernel, &base);
-        if (status == 0 && ceiling.tries &&
-            bench_above_ceiling(rate_of(p, &kernel.ms), rate_of(p, &ceiling.ms))) {
+        if (status == 0 && ceiling.tries && above_ceiling(p, &kernel, &ceiling)) {
             /* Once more, the ceiling too (the faster ceiling is kept). */
             measured again;
             if (measure_alone(&p->ceiling, o, &again) == 0 && again.ms.median < ceiling.ms.median)
                 ceiling = again;
             status = measure_steadily(e, &p->baseline, o, &r, &kernel, &base);
-            if (status == 0 &&
-                bench_above_ceiling(rate_of(p, &kernel.ms), rate_of(p, &ceiling.ms))) {
+            if (status == 0 && above_ceiling(p, &kernel, &ceiling)) {
                 bench_note("lab %d %s %s: %s measured %.6g %s, above its ceiling %s (%.6g %s), "
                            "twice: an error of the measurement, left out",
                            p->lab, p->problem, p->size, e->name, rate_of(p, &kernel.ms), p->unit,

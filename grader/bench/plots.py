@@ -52,7 +52,10 @@ def problems(bench, lab):
 
 def bar_panel(ax, rows, value, xlabel):
     """Grouped horizontal bars: a group per kernel, a bar per size."""
-    kernels = list(dict.fromkeys(r["label"] for r in rows if value in r))
+    # Every kernel, in the rows' order, whether or not it has the value at
+    # every size (a row faster than a short ceiling has no share of it): the
+    # two panels of a problem must list the kernels alike.
+    kernels = list(dict.fromkeys(r["label"] for r in rows))
     sizes = list(dict.fromkeys(r["size"] for r in rows))
     height = 0.8 / max(1, len(sizes))
     for i, size in enumerate(sizes):

@@ -35,6 +35,7 @@ def problem_table(rows):
     kernels = sorted(dict.fromkeys((r["role"], r["kernel"], r["label"]) for r in rows),
                      key=lambda k: order[k[0]])
     cells = {(r["kernel"], r["size"]): r for r in rows}
+    ceilings = {r["size"]: r for r in rows if r["role"] == "ceiling"}
     first = rows[0]
     baseline = next((r["label"] for r in rows if r["role"] == "baseline"), first["baseline"])
     ceiling = next((r["label"] for r in rows if r["role"] == "ceiling"), "")
@@ -42,6 +43,7 @@ def problem_table(rows):
             f"ceiling). Baseline: {baseline}. Ceiling: {ceiling}.")
     lines = [head, "", "| kernel | " + " | ".join(sizes) + " |",
              "|---|" + "---|" * len(sizes)]
+    daggers = False
     for role, kernel, label in kernels:
         row = [label + (" *(ceiling)*" if role == "ceiling" else "")]
         for size in sizes:
@@ -54,11 +56,26 @@ def problem_table(rows):
                 extra.append(f"{r['speedup']:.2f}x")
             if "pct_of_ceiling" in r:
                 extra.append(f"{r['pct_of_ceiling']:.0f}%")
+            elif beats_short_ceiling(r, ceilings.get(size)):
+                extra.append("†")
+                daggers = True
             wrong = " **wrong result**" if r.get("verified") is False else ""
             row.append(rate_text(r["rate"]) + (f" ({', '.join(extra)})" if extra else "")
                        + wrong)
         lines.append("| " + " | ".join(row) + " |")
+    if daggers:
+        lines += ["", f"† Faster than the ceiling at this size, so no share of it: a ceiling "
+                      f"under {results_file.SHORT_MS:g} ms is no hardware limit (its own start is "
+                      f"a large part of it, and the data fits in L2)."]
     return "\n".join(lines)
+
+
+def beats_short_ceiling(row, ceiling):
+    """A row that results_file.finish gave no share because it ran faster
+    than a ceiling shorter than SHORT_MS."""
+    return (row["role"] != "ceiling" and ceiling is not None
+            and not results_file.is_limit(ceiling)
+            and 0 < row["median_ms"] < ceiling["median_ms"])
 
 
 def lab_block(lab, bench, source, others, primary):

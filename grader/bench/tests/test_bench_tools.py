@@ -231,6 +231,19 @@ class CompareRuns(unittest.TestCase):
         self.assertEqual(problems, ["second run: lab 2 matmul 2048 naive (kernel) at 100.8% "
                                     "of its ceiling"])
 
+    def test_no_share_above_a_ceiling_under_0_1_ms(self):
+        bench = fixture()
+        self.row(bench, 7, "cublas", "256")["median_ms"] = 0.018
+        self.row(bench, 7, "warp_tile", "256")["median_ms"] = 0.0175
+        self.row(bench, 7, "cublas", "512")["median_ms"] = 0.09
+        results_file.finish(bench)
+        self.assertNotIn("pct_of_ceiling", self.row(bench, 7, "warp_tile", "256"))
+        # Slower than a short ceiling, a row keeps its share: 0.09 ms of 1.0.
+        self.assertAlmostEqual(self.row(bench, 7, "warp_tile", "512")["pct_of_ceiling"], 9.0)
+        # A file of the old rule keeps a share above 100% there: not listed.
+        self.row(bench, 7, "warp_tile", "256")["pct_of_ceiling"] = 102.9
+        self.assertEqual(compare_runs.compare(fixture(), bench)["problems"], [])
+
     def test_missing_rows_and_another_gpu_are_named(self):
         second = fixture()
         second["gpu"]["name"] = "NVIDIA OTHER"

@@ -72,11 +72,16 @@ static void spread_limits_long_and_short_rows(void **state)
 static void rate_above_ceiling_is_an_error(void **state)
 {
     (void)state;
-    assert_false(bench_above_ceiling(100.0, 100.0));
-    assert_false(bench_above_ceiling(102.6, 100.0)); /* within the slack: lab 1's copy kernel */
-    assert_true(bench_above_ceiling(105.1, 100.0));
-    assert_true(bench_above_ceiling(117.7, 100.0));  /* the thread tile */
-    assert_false(bench_above_ceiling(117.7, 0.0));   /* no ceiling measured */
+    /* A ceiling of 0.1 ms or more is the hardware's: nothing passes it. */
+    assert_false(bench_above_ceiling(100.0, 100.0, 1.0));
+    assert_true(bench_above_ceiling(100.5, 100.0, 1.0));
+    assert_true(bench_above_ceiling(117.7, 100.0, 2.9)); /* the thread tile */
+    assert_true(bench_above_ceiling(100.5, 100.0, BENCH_SHORT_MS));
+    /* A shorter one is passed by up to the slack: lab 1's copy kernel at
+     * 103-104.7% of a cudaMemcpy of 0.018 ms. */
+    assert_false(bench_above_ceiling(104.7, 100.0, 0.018));
+    assert_true(bench_above_ceiling(105.1, 100.0, 0.018));
+    assert_false(bench_above_ceiling(117.7, 0.0, 1.0)); /* no ceiling measured */
 }
 
 /* A ceiling timed on the way up a clock ramp, a kernel timed once it is at
@@ -93,9 +98,9 @@ static void clock_ramp_between_ceiling_and_kernel_is_caught(void **state)
     }
     double ceiling_median = ramp_ms(5), kernel_ms = 1.0 / 0.92; /* 92% of the settled ceiling */
     assert_true(bench_too_spread(fastest, ceiling_median, slowest));
-    assert_true(bench_above_ceiling(1.0 / kernel_ms, 1.0 / ceiling_median));
+    assert_true(bench_above_ceiling(1.0 / kernel_ms, 1.0 / ceiling_median, ceiling_median));
     /* Settled first, the same kernel is below its ceiling. */
-    assert_false(bench_above_ceiling(1.0 / kernel_ms, 1.0 / 1.0));
+    assert_false(bench_above_ceiling(1.0 / kernel_ms, 1.0 / 1.0, 1.0));
 }
 
 /* A table row (lab 4's, lab 7's) after its steady measurement: kept,
@@ -110,9 +115,9 @@ static void row_fate_kept_or_unsteady_below_the_ceiling(void **state)
     /* No ceiling measured (<= 0): only the spread counts. */
     assert_int_equal(bench_row_fate_of(0.5, 0.5, 0.52, 0.0, 1), BENCH_ROW_KEPT);
     assert_int_equal(bench_row_fate_of(0.5, 0.5, 0.52, -1.0, 2), BENCH_ROW_KEPT);
-    /* The ceiling itself, and a kernel within the slack of it. */
+    /* The ceiling itself, and a kernel 2% slower. */
     assert_int_equal(bench_row_fate_of(1.0, 1.0, 1.0, 1.0, 1), BENCH_ROW_KEPT);
-    assert_int_equal(bench_row_fate_of(0.97, 0.98, 0.99, 1.0, 2), BENCH_ROW_KEPT);
+    assert_int_equal(bench_row_fate_of(1.01, 1.02, 1.03, 1.0, 2), BENCH_ROW_KEPT);
     /* A failed measurement (zero times) is unsteady, never above a ceiling. */
     assert_int_equal(bench_row_fate_of(0.0, 0.0, 0.0, 1.0, 1), BENCH_ROW_UNSTEADY);
 }
@@ -130,11 +135,16 @@ static void row_fate_above_the_ceiling_is_rechecked_then_an_error(void **state)
      * it is no result either. */
     assert_int_equal(bench_row_fate_of(row_ms, row_ms, 2.0 * row_ms, ceiling_ms, 2),
                      BENCH_ROW_ABOVE_CEILING);
-    /* Just past the slack, and just within it. */
-    double past = 1.0 / (1.0 + BENCH_CEILING_SLACK + 0.001);
-    double within = 1.0 / (1.0 + BENCH_CEILING_SLACK - 0.001);
-    assert_int_equal(bench_row_fate_of(past, past, past, 1.0, 1), BENCH_ROW_RECHECK);
-    assert_int_equal(bench_row_fate_of(within, within, within, 1.0, 1), BENCH_ROW_KEPT);
+    /* A ceiling of 1 ms: just past it is sent back. */
+    double just_past = 1.0 / 1.001;
+    assert_int_equal(bench_row_fate_of(just_past, just_past, just_past, 1.0, 1),
+                     BENCH_ROW_RECHECK);
+    /* A ceiling of 0.018 ms: just past the slack, and just within it. */
+    double short_ms = 0.018;
+    double past = short_ms / (1.0 + BENCH_CEILING_SLACK + 0.001);
+    double within = short_ms / (1.0 + BENCH_CEILING_SLACK - 0.001);
+    assert_int_equal(bench_row_fate_of(past, past, past, short_ms, 1), BENCH_ROW_RECHECK);
+    assert_int_equal(bench_row_fate_of(within, within, within, short_ms, 1), BENCH_ROW_KEPT);
 }
 
 /* The issue's clock ramp, as a table meets it: the ceiling timed on the way
