@@ -103,14 +103,19 @@ def is_limit(ceiling):
     return ceiling["median_ms"] >= SHORT_MS
 
 
+def beats_short_ceiling(row, ceiling):
+    """A row faster than a ceiling that is no limit: it gets no share of it."""
+    return (ceiling is not None and not is_limit(ceiling)
+            and 0 < row["median_ms"] < ceiling["median_ms"])
+
+
 def finish(bench):
     """Adds what follows from the runners' lines: each result's share of its
-    ceiling (none above 100% of a ceiling under SHORT_MS), the ceilings, the
+    ceiling (none where it beats a ceiling under SHORT_MS), the ceilings, the
     CUDA version."""
     for r, c in with_ceilings(bench):
-        pct = 100.0 * c["median_ms"] / r["median_ms"] if c and r["median_ms"] > 0 else None
-        if pct is not None and (pct <= 100.0 or is_limit(c)):
-            r["pct_of_ceiling"] = pct
+        if c and r["median_ms"] > 0 and not beats_short_ceiling(r, c):
+            r["pct_of_ceiling"] = 100.0 * c["median_ms"] / r["median_ms"]
         else:
             r.pop("pct_of_ceiling", None)
     ceilings = {}

@@ -56,7 +56,8 @@ def problem_table(rows):
                 extra.append(f"{r['speedup']:.2f}x")
             if "pct_of_ceiling" in r:
                 extra.append(f"{r['pct_of_ceiling']:.0f}%")
-            elif beats_short_ceiling(r, ceilings.get(size)):
+            elif r["role"] != "ceiling" and results_file.beats_short_ceiling(
+                    r, ceilings.get(size)):
                 extra.append("†")
                 daggers = True
             wrong = " **wrong result**" if r.get("verified") is False else ""
@@ -68,14 +69,6 @@ def problem_table(rows):
                       f"under {results_file.SHORT_MS:g} ms is no hardware limit (its own start is "
                       f"a large part of it, and the data fits in L2)."]
     return "\n".join(lines)
-
-
-def beats_short_ceiling(row, ceiling):
-    """A row that results_file.finish gave no share because it ran faster
-    than a ceiling shorter than SHORT_MS."""
-    return (row["role"] != "ceiling" and ceiling is not None
-            and not results_file.is_limit(ceiling)
-            and 0 < row["median_ms"] < ceiling["median_ms"])
 
 
 def lab_block(lab, bench, source, others, primary):
