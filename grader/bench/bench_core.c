@@ -158,6 +158,9 @@ static void print_result(const bench_problem *p, const bench_entry *e, bench_rol
            ms->median, ms->min, ms->max, (int)ms->count, p->work / (ms->median * 1e6) /* per ms -> G per s */);
     if (speedup >= 0)
         printf(",\"speedup\":%.6g", speedup);
+    if (role == BENCH_CEILING) /* whether rows are held to it (bench_rules.h) */
+        printf(",\"limit\":%s",
+               bench_ceiling_is_limit(ms->median, p->ceiling_over_bus) ? "true" : "false");
     printf(",\"spread\":%.4g,\"steady\":%s,\"tries\":%d,\"settle_runs\":%d",
            ms->min > 0 ? ms->max / ms->min : 0.0, m->steady ? "true" : "false", m->tries,
            m->settle_runs);
@@ -250,7 +253,7 @@ static double rate_of(const bench_problem *p, const stats_summary *ms)
 static int above_ceiling(const bench_problem *p, const measured *kernel, const measured *ceiling)
 {
     return bench_above_ceiling(rate_of(p, &kernel->ms), rate_of(p, &ceiling->ms),
-                               ceiling->ms.median);
+                               bench_ceiling_is_limit(ceiling->ms.median, p->ceiling_over_bus));
 }
 
 /* bench_run's status for a kernel measured faster than its ceiling twice. */

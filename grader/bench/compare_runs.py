@@ -8,8 +8,9 @@ build/results/bench-<gpu>.json, so copy the first away). The check:
 
   - no row above its ceiling: a kernel or baseline faster than cudaMemcpy
     or cuBLAS on the same work (pct_of_ceiling > 100) is listed. A ceiling
-    shorter than results_file.SHORT_MS is no hardware limit and holds no
-    row (a file written before that rule may still give a share above it);
+    that is no hard limit (results_file.is_limit: shorter than SHORT_MS,
+    or over PCIe) holds no row (a file written before that rule may still
+    give a share above it);
   - rows of 0.1 ms or more agree: their median times differ by at most 3%
     between the runs. Shorter rows carry the launch's own jitter, and rows
     that move data across PCIe (PCIE_BOUND_LABS) depend on the host's bus

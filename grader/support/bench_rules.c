@@ -35,14 +35,15 @@ int bench_too_spread(double min_ms, double median_ms, double max_ms)
     return !(min_ms > 0.0) || max_ms > min_ms * bench_spread_limit(median_ms);
 }
 
-double bench_ceiling_slack(double ceiling_ms)
+int bench_ceiling_is_limit(double ceiling_ms, int over_bus)
 {
-    return ceiling_ms >= BENCH_SHORT_MS ? 0.0 : BENCH_CEILING_SLACK;
+    return !over_bus && ceiling_ms >= BENCH_SHORT_MS;
 }
 
-int bench_above_ceiling(double rate, double ceiling_rate, double ceiling_ms)
+int bench_above_ceiling(double rate, double ceiling_rate, int ceiling_is_limit)
 {
-    return ceiling_rate > 0.0 && rate > ceiling_rate * (1.0 + bench_ceiling_slack(ceiling_ms));
+    double slack = ceiling_is_limit ? 0.0 : BENCH_CEILING_SLACK;
+    return ceiling_rate > 0.0 && rate > ceiling_rate * (1.0 + slack);
 }
 
 bench_row_fate bench_row_fate_of(double min_ms, double median_ms, double max_ms,
@@ -50,7 +51,8 @@ bench_row_fate bench_row_fate_of(double min_ms, double median_ms, double max_ms,
 {
     /* A time of zero is no measurement: never faster than anything. */
     if (median_ms > 0.0 && ceiling_median_ms > 0.0 &&
-        bench_above_ceiling(1.0 / median_ms, 1.0 / ceiling_median_ms, ceiling_median_ms))
+        bench_above_ceiling(1.0 / median_ms, 1.0 / ceiling_median_ms,
+                            bench_ceiling_is_limit(ceiling_median_ms, 0)))
         return ceiling_checks < 2 ? BENCH_ROW_RECHECK : BENCH_ROW_ABOVE_CEILING;
     return bench_too_spread(min_ms, median_ms, max_ms) ? BENCH_ROW_UNSTEADY : BENCH_ROW_KEPT;
 }

@@ -244,6 +244,25 @@ class CompareRuns(unittest.TestCase):
         self.row(bench, 7, "warp_tile", "256")["pct_of_ceiling"] = 102.9
         self.assertEqual(compare_runs.compare(fixture(), bench)["problems"], [])
 
+    def test_no_share_above_a_ceiling_over_pcie(self):
+        # Lab 6's pipeline 0.9% faster than its longest stage alone (a PCIe
+        # copy, 5.8 ms): the runner marks that ceiling "limit": false.
+        bench = fixture()
+        rows = bench["labs"]["6"]["results"]
+        rows.append(result(6, "pipeline", "2^24", 2 ** 24, "longest_stage", "ceiling", 5.05,
+                           unit="GB/s"))
+        rows[-1]["limit"] = False
+        results_file.finish(bench)
+        self.assertNotIn("pct_of_ceiling", self.row(bench, 6, "streamed", "2^24"))
+        self.assertEqual(compare_runs.compare(bench, bench)["problems"], [])
+        # The runner's word counts over the time: a long ceiling it calls a
+        # limit holds, a long one it calls none does not.
+        self.assertFalse(results_file.is_limit(rows[-1]))
+        rows[-1]["limit"] = True
+        results_file.finish(bench)
+        self.assertAlmostEqual(self.row(bench, 6, "streamed", "2^24")["pct_of_ceiling"], 101.0)
+        self.assertIn("at 101.0% of its ceiling", compare_runs.compare(bench, bench)["problems"][0])
+
     def test_missing_rows_and_another_gpu_are_named(self):
         second = fixture()
         second["gpu"]["name"] = "NVIDIA OTHER"
