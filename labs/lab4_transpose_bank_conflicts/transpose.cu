@@ -191,8 +191,9 @@ __global__ void transpose_vector_kernel(const float *__restrict__ in, float *__r
                                         int rows, int cols, int vector_loads, int vector_stores)
 {
     /* TODO(4.12): a __shared__ float array for LAB4_VEC_TILE rows at the
-     * pitch lab4_vec_tile_pitch(1), and that pitch. block_dim is implied
-     * by the helpers' arguments: they take no block_dim.
+     * pitch lab4_vec_tile_pitch(1) (a compile-time size), and that pitch.
+     * The block is always LAB4_VEC_THREADS x LAB4_VEC_THREADS, so the
+     * helpers of TODO(4.9) and (4.10) take no block_dim.
      *
      * Loads, one per pass (#pragma unroll): the float4 of TODO(4.9), when
      * its row lies inside `in`. If vector_loads is set and all four of its
