@@ -32,6 +32,7 @@ int main(int argc, char **argv)
 {
     grader_suite suite = {"lab6", "Lab 6 - overlapping copies and kernels with streams",
                           LAB6_HANDOUT, GRADER_IMPLEMENTATION, tests,
-                          sizeof tests / sizeof tests[0], .concurrent_streams = 1};
+                          sizeof tests / sizeof tests[0], .concurrent_streams = 1,
+                          .orders_by_legacy_stream = 1};
     return grader_main(&suite, argc, argv);
 }

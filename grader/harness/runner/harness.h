@@ -136,6 +136,13 @@ typedef struct {
      * processes keep CUDA's default number of hardware queues; 0: one
      * queue, which makes each test's CUDA context cheaper (harness.c). */
     int concurrent_streams;
+    /* 1: the lab's contract relies on the legacy default stream waiting for
+     * every blocking stream (lab 6's pipelines record their events into
+     * stream 0 and return without synchronising). Under GRADER_SM_COUNT
+     * (sm_limit.h) cudaStreamCreate makes non-blocking streams, which that
+     * stream does not wait for, so the runner grades none of the suite's
+     * GPU tests there (harness.c, skip_not_graded). */
+    int orders_by_legacy_stream;
 } grader_suite;
 
 /* Parses the command line (--help lists it), runs the selected tests and
@@ -186,7 +193,8 @@ typedef enum {
     GRADER_SKIP_BY_TEST = 1, /* the test chose to (skip()) */
     GRADER_SKIP_NO_GPU,      /* no CUDA device where the test needs one */
     GRADER_SKIP_NO_TOOL,     /* a tool the check runs is missing (compute-sanitizer) */
-    GRADER_SKIP_NOT_GRADABLE /* its ratio cannot be graded on this GPU (calibration.h):
+    GRADER_SKIP_NOT_GRADABLE /* its ratio cannot be graded on this GPU (calibration.h), or
+                              * its lab in a green context (grader_suite):
                               * set by the runner only, never taken from a test process */
 } grader_skip_reason;
 

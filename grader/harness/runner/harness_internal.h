@@ -35,6 +35,9 @@ extern char harness_tests_program[4096];
 /* The calibration grading this run (calibration.h), for the results file;
  * NULL until the runner has chosen it. */
 extern const calibration *harness_calibration;
+/* 1 when the suite's GPU tests are not graded in GRADER_SM_COUNT's green
+ * context (grader_suite's orders_by_legacy_stream): the report says why. */
+extern int harness_green_context_unordered;
 
 /* CLOCK_MONOTONIC in seconds: the same clock in parent and child. */
 double harness_now(void);

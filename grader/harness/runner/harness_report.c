@@ -141,7 +141,13 @@ void report_summary(const grader_suite *suite, const test_outcome *outs, size_t 
         printf("Only the CPU checks ran (--group cpu); the GPU checks were not run.\n");
     else if (t->not_graded)
         printf("Skipped tests are not passed: their points are not graded.\n");
-    if (t->not_gradable)
+    if (t->not_gradable && harness_green_context_unordered)
+        printf("%d point%s cannot be graded under GRADER_SM_COUNT: this lab's streams are not "
+               "ordered in a green context (docs/design.md, section 3.6), so %s left out of "
+               "the total.\n",
+               t->not_gradable, t->not_gradable == 1 ? "" : "s",
+               t->not_gradable == 1 ? "it is" : "they are");
+    else if (t->not_gradable)
         printf("%d point%s of speed tests cannot be graded on this GPU (calibration %s): "
                "the reference and the baseline are too close here, so %s left out of the "
                "total.\n",
