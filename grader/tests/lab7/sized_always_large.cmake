@@ -2,7 +2,7 @@
 # stage is then stage 4 at every size. The CPU check catches the rule (256
 # on 132 SMs gives the large tile 4 blocks), and on a GPU the stage loses
 # its speed bonus at 512, where the 128 x 128 tile gives 16 blocks to the
-# SMs (the baseline of LAB7_SIZED_SPEEDUP_MIN, provisional).
+# SMs (the baseline of LAB7_SIZED_SPEEDUP_MIN).
 lab_variant(SOLUTION warp_tiling.cu
   FIND [[
     return lab7_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN) >= sm_count ? LAB7_TILE_LARGE
