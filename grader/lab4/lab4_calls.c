@@ -19,6 +19,12 @@ REAL(lab4_store_element);
 REAL(lab4_tile_write_offset);
 REAL(lab4_tile_read_offset);
 REAL(lab4_tile_pitch);
+REAL(lab4_vec_tile_grid);
+REAL(lab4_vec_load_element);
+REAL(lab4_vec_store_element);
+REAL(lab4_vec_tile_write_offset);
+REAL(lab4_vec_tile_read_offset);
+REAL(lab4_vec_tile_pitch);
 #endif
 
 lab_dim3 CALL_LOGGED(lab4_tile_grid)(int rows, int cols)
@@ -96,6 +102,83 @@ int CALL_LOGGED(lab4_tile_pitch)(int padded)
     call_log_begin("lab4_tile_pitch");
     CALL_ARG(padded);
     CALL_STUDENT(r = CALL_REAL(lab4_tile_pitch)(padded));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+lab_dim3 CALL_LOGGED(lab4_vec_tile_grid)(int rows, int cols)
+{
+    lab_dim3 r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab4_vec_tile_grid");
+    CALL_ARG(rows);
+    CALL_ARG(cols);
+    CALL_STUDENT(r = CALL_REAL(lab4_vec_tile_grid)(rows, cols));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+lab4_coord CALL_LOGGED(lab4_vec_load_element)(lab_dim3 block_idx, lab_dim3 thread_idx, int pass)
+{
+    lab4_coord r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab4_vec_load_element");
+    CALL_ARG(block_idx);
+    CALL_ARG(thread_idx);
+    CALL_ARG(pass);
+    CALL_STUDENT(r = CALL_REAL(lab4_vec_load_element)(block_idx, thread_idx, pass));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+lab4_coord CALL_LOGGED(lab4_vec_store_element)(lab_dim3 block_idx, lab_dim3 thread_idx, int pass)
+{
+    lab4_coord r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab4_vec_store_element");
+    CALL_ARG(block_idx);
+    CALL_ARG(thread_idx);
+    CALL_ARG(pass);
+    CALL_STUDENT(r = CALL_REAL(lab4_vec_store_element)(block_idx, thread_idx, pass));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+int CALL_LOGGED(lab4_vec_tile_write_offset)(lab_dim3 thread_idx, int pass, int k, int pitch)
+{
+    int r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab4_vec_tile_write_offset");
+    CALL_ARG(thread_idx);
+    CALL_ARG(pass);
+    CALL_ARG(k);
+    CALL_ARG(pitch);
+    CALL_STUDENT(r = CALL_REAL(lab4_vec_tile_write_offset)(thread_idx, pass, k, pitch));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+int CALL_LOGGED(lab4_vec_tile_read_offset)(lab_dim3 thread_idx, int pass, int k, int pitch)
+{
+    int r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab4_vec_tile_read_offset");
+    CALL_ARG(thread_idx);
+    CALL_ARG(pass);
+    CALL_ARG(k);
+    CALL_ARG(pitch);
+    CALL_STUDENT(r = CALL_REAL(lab4_vec_tile_read_offset)(thread_idx, pass, k, pitch));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+int CALL_LOGGED(lab4_vec_tile_pitch)(int padded)
+{
+    int r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab4_vec_tile_pitch");
+    CALL_ARG(padded);
+    CALL_STUDENT(r = CALL_REAL(lab4_vec_tile_pitch)(padded));
     call_log_end(&r, sizeof r);
     return r;
 }

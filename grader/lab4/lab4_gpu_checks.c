@@ -35,14 +35,15 @@ static void expect_shared_tile(lab4_version v)
                  lab_status_name(status), lab_last_error());
     grader_metric("shared_bytes", (double)attr.sharedSizeBytes, "bytes");
     grader_metric("registers_per_thread", attr.numRegs, "registers");
-    size_t need = (size_t)LAB4_TILE * (size_t)(v == LAB4_SMEM ? LAB4_TILE : LAB4_TILE + 1) *
-                  sizeof(float);
+    const int tile = v == LAB4_VECTOR ? LAB4_VEC_TILE : LAB4_TILE;
+    const int pitch = v == LAB4_SMEM ? tile : tile + 1;
+    size_t need = (size_t)tile * (size_t)pitch * sizeof(float);
     GRADER_CHECK(attr.sharedSizeBytes >= need,
                  "TODO(%s): the %s kernel declares %zu bytes of static shared memory; its tile "
                  "needs at least %zu (%d rows of %d floats). Declare it as a __shared__ array "
                  "whose size is a compile-time constant. See %s, section %s.",
-                 info->todo, info->name, attr.sharedSizeBytes, need, LAB4_TILE,
-                 v == LAB4_SMEM ? LAB4_TILE : LAB4_TILE + 1, LAB4_HANDOUT, info->section);
+                 info->todo, info->name, attr.sharedSizeBytes, need, tile, pitch, LAB4_HANDOUT,
+                 info->section);
     GRADER_CHECK(attr.maxThreadsPerBlock >= info->block_threads,
                  "TODO(%s): the compiled %s kernel can run at most %d threads per block (it "
                  "uses %d registers per thread), but it is launched with %d. See %s, section %s.",
@@ -52,10 +53,12 @@ static void expect_shared_tile(lab4_version v)
 
 /* ------------------------------------------------------- correctness */
 
-/* Only elements in the last, partial row or column of tiles are wrong. */
-static int only_partial_tiles_wrong(const float *got, const float *in, int rows, int cols)
+/* Only elements in the last, partial row or column of tiles (`tile`
+ * floats on a side) are wrong. */
+static int only_partial_tiles_wrong(const float *got, const float *in, int rows, int cols,
+                                    int tile)
 {
-    const int full_rows = rows / LAB4_TILE * LAB4_TILE, full_cols = cols / LAB4_TILE * LAB4_TILE;
+    const int full_rows = rows / tile * tile, full_cols = cols / tile * tile;
     for (int r = 0; r < cols; ++r)      /* r, c index `out` (cols x rows) */
         for (int c = 0; c < rows; ++c) {
             size_t i = (size_t)r * rows + c;
@@ -70,7 +73,7 @@ static int only_partial_tiles_wrong(const float *got, const float *in, int rows,
 /* Compares the downloaded `out` with the transpose of `in`; on a mismatch,
  * fails with the first wrong elements and the pattern, if one is clear. */
 static void expect_transpose(const float *got, const float *in, int rows, int cols,
-                             int squares_passed, const char *call, const char *hint)
+                             int squares_passed, int tile, const char *call, const char *hint)
 {
     size_t n = (size_t)rows * (size_t)cols, wrong = 0, poisoned = 0, copied = 0;
     char first[320] = "";
@@ -100,7 +103,7 @@ static void expect_transpose(const float *got, const float *in, int rows, int co
     if (copied == wrong && rows > 1 && cols > 1)
         pattern = " The wrong elements hold `in` as it was, at the same index: the data was "
                   "copied, not transposed.";
-    else if (only_partial_tiles_wrong(got, in, rows, cols))
+    else if (only_partial_tiles_wrong(got, in, rows, cols, tile))
         pattern = " Only elements in the last, partial tiles are wrong: the bounds tests "
                   "(section 6) are the usual cause.";
     else if (squares_passed && rows != cols)
@@ -114,36 +117,57 @@ static void expect_transpose(const float *got, const float *in, int rows, int co
                 call, wrong, n, poisoned, first, pattern, hint);
 }
 
-/* One call on one shape: fresh random `in`, poisoned `out` with canaries. */
-static void expect_version_on(lab4_version v, int rows, int cols, int squares_passed)
+/* One call on one shape: fresh random `in`, poisoned `out` with canaries.
+ * `shift` > 0 hands the kernel `in` and `out` that many floats past their
+ * buffers' 256-byte aligned starts (the buffers are that much longer, the
+ * floats before them poisoned or zero), so that a float4 there would be
+ * misaligned. */
+static void expect_version_shifted(lab4_version v, int rows, int cols, int squares_passed,
+                                   int shift)
 {
     const lab4_version_info *info = lab4_version_about(v);
-    size_t n = (size_t)rows * (size_t)cols;
-    float *in = grader_malloc(n * sizeof *in), *got = grader_malloc(n * sizeof *got);
-    rng_fill_uniform(in, n, grader_seed() + (uint64_t)rows * 7919u + (uint64_t)cols, -1000.0f,
-                     1000.0f);
+    size_t n = (size_t)rows * (size_t)cols, total = n + (size_t)shift;
+    float *in = grader_malloc(total * sizeof *in), *got = grader_malloc(total * sizeof *got);
+    memset(in, 0, total * sizeof *in);
+    rng_fill_uniform(in + shift, n, grader_seed() + (uint64_t)rows * 7919u + (uint64_t)cols,
+                     -1000.0f, 1000.0f);
     device_buffer d_in, d_out;
-    dbuf_alloc(&d_in, "in", n * sizeof(float));
-    dbuf_alloc(&d_out, "out", n * sizeof(float));
+    dbuf_alloc(&d_in, "in", total * sizeof(float));
+    dbuf_alloc(&d_out, "out", total * sizeof(float));
     dbuf_upload(&d_in, in);
     dbuf_poison(&d_out);
 
-    char call[128];
-    snprintf(call, sizeof call, "lab4_transpose(%s) on a %dx%d `in`", info->name, rows, cols);
+    char call[160];
+    snprintf(call, sizeof call, "lab4_transpose(%s) on a %dx%d `in`%s", info->name, rows, cols,
+             shift ? " (in and out 4 bytes past a 16-byte boundary)" : "");
+    const float *arg_in = (const float *)d_in.data + shift;
+    float *arg_out = (float *)d_out.data + shift;
     grader_watch(call, grader_call_limit_s(2.0 * (double)n * sizeof(float), 0.0));
     gpu_expect_ok_status(
-        (lab_status)GPU_STUDENT_CALL(call, lab4_transpose(v, d_in.data, d_out.data, rows, cols)),
+        (lab_status)GPU_STUDENT_CALL(call, lab4_transpose(v, arg_in, arg_out, rows, cols)),
         call);
     grader_unwatch();
     /* The wrong values first: their pattern says more than stray writes do. */
     dbuf_download(&d_out, got);
-    expect_transpose(got, in, rows, cols, squares_passed, call, info->hint);
+    int tile = v == LAB4_VECTOR ? LAB4_VEC_TILE : LAB4_TILE;
+    expect_transpose(got + shift, in + shift, rows, cols, squares_passed, tile, call,
+                     info->hint);
+    for (int i = 0; i < shift; ++i)
+        GRADER_CHECK(guard_is_poison(got[i]),
+                     "%s: float %d before `out` (inside its buffer, outside the matrix) was "
+                     "written: a store past the start of `out`. %s",
+                     call, shift - i, info->hint);
     gpu_expect_guards_intact(&d_out, call);
     gpu_expect_unchanged(&d_in, in, call);
     dbuf_free(&d_in);
     dbuf_free(&d_out);
     free(in);
     free(got);
+}
+
+static void expect_version_on(lab4_version v, int rows, int cols, int squares_passed)
+{
+    expect_version_shifted(v, rows, cols, squares_passed, 0);
 }
 
 static void expect_version_correct(lab4_version v)
@@ -173,6 +197,25 @@ void gpu_multirow_correct(void **state)
 {
     (void)state;
     expect_version_correct(LAB4_MULTIROW);
+}
+
+/* The final stage on the lab's shapes, then on shapes around its own
+ * edges: whole and partial 64-float tiles, rows and cols that are and are
+ * not multiples of 4 (the float4 paths and the single-float ones), and
+ * pointers that are not 16-byte aligned. */
+static const int VECTOR_SHAPES[][2] = {{64, 64},  {128, 132}, {132, 128}, {63, 65},
+                                       {65, 63},  {132, 130}, {130, 132}, {4, 4},
+                                       {3, 1027}, {1026, 3},  {1000, 999}};
+enum { VECTOR_SHAPE_COUNT = sizeof VECTOR_SHAPES / sizeof VECTOR_SHAPES[0] };
+
+void gpu_vector_correct(void **state)
+{
+    (void)state;
+    expect_version_correct(LAB4_VECTOR);
+    for (int i = 0; i < VECTOR_SHAPE_COUNT; ++i)
+        expect_version_on(LAB4_VECTOR, VECTOR_SHAPES[i][0], VECTOR_SHAPES[i][1], 1);
+    /* rows and cols multiples of 4, but `in` and `out` not on 16 bytes. */
+    expect_version_shifted(LAB4_VECTOR, 128, 192, 1, 1);
 }
 
 /* ----------------------------------------------------------- bad input */
@@ -237,6 +280,26 @@ void gpu_transpose_race_free(void **state)
         .fix_hint = "TODO(4.6) and TODO(4.7): one __syncthreads() between storing the tile and "
                     "reading it back, outside every bounds test so that all threads reach it; "
                     LAB4_HANDOUT ", section 6 (bounds and the barrier).",
+        .limit_s = RACECHECK_RUN_LIMIT_S,
+    };
+    racecheck_expect_clean(&spec);
+}
+
+/* The final stage once under racecheck on 132 x 136 (its row's race size in
+ * lab4_kernels.c): an extension, so the race runner runs it only when asked
+ * (--all), and only it (--rows). */
+void gpu_vector_race_free(void **state)
+{
+    (void)state;
+    static const char *const args[] = {"--all", "--rows", "vector", NULL};
+    racecheck_spec spec = {
+        .runner = GRADER_RACE_RUNNER,
+        .lab_number = "4",
+        .what = "lab4_transpose(vector) on 132x136",
+        .args = args,
+        .fix_hint = "TODO(4.12): one __syncthreads() between the loads' loop and the stores' "
+                    "loop, outside every bounds test so that all threads reach it; "
+                    LAB4_HANDOUT ", section 13.5.",
         .limit_s = RACECHECK_RUN_LIMIT_S,
     };
     racecheck_expect_clean(&spec);

@@ -9,7 +9,7 @@ extern "C" {
 #endif
 
 typedef struct {
-    const char *name;     /* "smem", "padded", "multirow" */
+    const char *name;     /* "smem", "padded", "multirow", "vector" */
     const char *todo;     /* the kernel's TODO, e.g. "4.6" */
     const char *section;  /* the handout section about the kernel */
     int block_threads;    /* threads per block of its launch */

@@ -1,5 +1,5 @@
 /* Lab 4 grader: the list of tests, their groups and their points (out of
- * 50). Thresholds, partial-credit floors and
+ * 50, plus 12 bonus for the final stage (e)). Thresholds, partial-credit floors and
  * their calibration: lab4_rubric.h. */
 #include "harness.h"
 #include "lab4_checks.h"
@@ -30,9 +30,22 @@ static const grader_test tests[] = {
                  LAB4_MULTIROW_COPY_FRACTION_FLOOR, LAB4_MULTIROW_COPY_FRACTION_REFERENCE),
     /* Every kernel in GB/s and as a share of cudaMemcpy: reported, not judged. */
     GRADER_TEST(gpu_bandwidth_table, GROUP_GPU, 0),
+    /* Final stage (e), optional: bonus points, outside the possible total.
+     * The speed test cannot tell (e) from (d) (lab4_rubric.h says why): the
+     * stage's lesson, the gather's bank conflicts, is graded on the CPU. */
+    GRADER_BONUS(cpu_vector_every_element_moved_once, GROUP_CPU, 2), /* TODO(4.8)-(4.10) */
+    GRADER_BONUS(cpu_vector_accesses_coalesced, GROUP_CPU, 1),       /* TODO(4.9) */
+    GRADER_BONUS(cpu_vector_bank_conflict_degree, GROUP_CPU, 2),     /* TODO(4.10), (4.11) */
+    GRADER_BONUS(gpu_vector_correct, GROUP_GPU, 3),                  /* TODO(4.12) */
+    /* TODO(4.12) */
+    GRADER_BONUS_ROW(gpu_vector_race_free, GROUP_GPU, 1, "gpu_vector_correct",
+                     RACECHECK_TEST_TIMEOUT_S),
+    GRADER_BONUS_SPEED(gpu_vector_fraction_of_copy, GROUP_GPU, 3, "fraction_of_copy",
+                       LAB4_VECTOR_COPY_FRACTION_FLOOR, LAB4_VECTOR_COPY_FRACTION_REFERENCE),
     GRADER_TEST(selftest_naive_below_smem_threshold, GROUP_SELFTEST, 0),
     GRADER_TEST(selftest_unpadded_below_padded_threshold, GROUP_SELFTEST, 0),
     GRADER_TEST(selftest_unpadded_below_copy_threshold, GROUP_SELFTEST, 0),
+    GRADER_TEST(selftest_unpadded_below_vector_threshold, GROUP_SELFTEST, 0),
 };
 
 int main(int argc, char **argv)

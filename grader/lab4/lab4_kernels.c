@@ -1,7 +1,8 @@
 /* Lab 4's kernel table: the student's three transposes of an R x C matrix,
- * each against the yardstick the speed checks grade it with (smem against
- * the naive transpose, padded against the unpadded tile, multirow against
- * a cudaMemcpy of the same bytes), and those yardsticks. A transpose only
+ * and the optional final stage, each against the yardstick the speed checks
+ * grade it with (smem against the naive transpose, padded against the
+ * unpadded tile, multirow and vector against a cudaMemcpy of the same
+ * bytes), and those yardsticks. A transpose only
  * moves floats, so every output is compared exactly with the grader's
  * naive transpose of the same input. */
 #include "lab4_kernels.h"
@@ -52,6 +53,11 @@ static int multirow(const kernel_args *a)
     return lab4_transpose(LAB4_MULTIROW, a->in[0], a->out, rows_of(a), cols_of(a));
 }
 
+static int vector(const kernel_args *a)
+{
+    return lab4_transpose(LAB4_VECTOR, a->in[0], a->out, rows_of(a), cols_of(a));
+}
+
 double lab4_transpose_bytes(const kernel_size size)
 {
     return 2.0 * (double)size[0] * (double)size[1] * sizeof(float);
@@ -81,6 +87,14 @@ static const kernel_row ROWS[LAB4_ROW_COUNT] = {
                            .modes = STUDENT, .yardstick = LAB4_ROW_MEMCPY,
                            .bytes = lab4_transpose_bytes, .want = KERNEL_WANT_REFERENCE_0,
                            GRADED},
+    /* The final stage: an extension (the default race run leaves it out;
+     * its own race test asks for it with --all --rows vector). Its race
+     * size has partial 64-float tiles at both edges with rows and cols
+     * multiples of 4, so the float4 paths run beside the edges' tests. */
+    [LAB4_ROW_VECTOR] = {.name = "lab4_transpose(vector) (ext.)", .launch = vector,
+                         .modes = STUDENT, .yardstick = LAB4_ROW_MEMCPY, .extension = 1,
+                         .bytes = lab4_transpose_bytes, .want = KERNEL_WANT_REFERENCE_0,
+                         .race_size = "132x136", GRADED},
 };
 
 /* --------------------------------------------------------------- setup */

@@ -69,4 +69,56 @@
 #define LAB4_MULTIROW_COPY_FRACTION_FLOOR 0.5
 #define LAB4_MULTIROW_COPY_FRACTION_REFERENCE 0.938
 
+/* (e) the final stage (bonus): its bandwidth as a fraction of the
+ * device-to-device cudaMemcpy of the same bytes, as for (d).
+ *
+ * Measured by this grader on an H200 only so far (6 rounds of make
+ * calibrate, handouts/results/h200-final-stages.txt): reference 0.9507 /
+ * 0.9521 / 0.9533 (min / median / max), the unpadded tile in its place
+ * 0.2460 / 0.2466 / 0.2470, so the rule allows 0.284 <= T <= 0.827 there
+ * and 0.75 keeps 1.27 and 3.04. The H100 session is still to be recorded
+ * (gpu_session.sh, LABS="4"); until then the H100 side rests on the probe
+ * of handouts/results/h100-lab4-transpose-probe.txt (H100 80GB HBM3, driver
+ * of handouts/results/h100-lab4-transpose-probe.txt (H100 80GB HBM3, driver
+ * 580.159.04, CUDA 13.0, events, median of 26 runs, not this grader's
+ * interleaved timing): the same kernel shape reached 0.962 of cudaMemcpy
+ * (pitch 65; every other round within 0.003 of it), against 0.934-0.937 for
+ * (d)'s shape.
+ *
+ * What the margin rule (grader/calibration/rules.json, margin 1.15) allows:
+ * a threshold T with baseline max x 1.15 <= T <= reference min / 1.15.
+ *   - Against (d), the stage before (0.9397 at most in the H100 session
+ *     above): 1.081 <= T <= 0.959 / 1.15 = 0.834. Empty: the rule cannot
+ *     tell this stage from (d), so no threshold can grade the 2-3 points
+ *     of cudaMemcpy the stage adds (nor pitch 64 from 65: 0.941 against
+ *     0.962 in the probe). Separating them would need the reference
+ *     1.15^2 = 1.32 times the baseline.
+ *   - Against the grader's unpadded tile in the stage's place (0.3325 at
+ *     most, selftest_unpadded_below_vector_threshold, the same kernel and
+ *     yardstick as (d)'s self-test): 0.382 <= T <= 0.834. This is the
+ *     baseline the rule in rules.json names.
+ * So the graded threshold says only "a transpose near the copy", as (d)'s
+ * does; whether a submission reaches the stage's goal (0.95 of the copy on
+ * an H100) is reported (fraction_of_copy, and vector_fraction_of_copy in
+ * gpu_bandwidth_table), not graded. The stage's own lesson, the pitch of
+ * the gather, is graded on the CPU (cpu_vector_bank_conflict_degree).
+ * 0.75: inside the allowed interval on the H100 probe with room, and below
+ * 0.77, the upper end to expect on an H200 if the stage loses there what
+ * (d) loses (0.938 -> 0.860 of the copy: 0.962 x 0.917 / 1.15 = 0.767).
+ * make calibrate replaces it on any GPU where it measures both sides. */
+#define LAB4_VECTOR_COPY_FRACTION_MIN CALIBRATED(LAB4_VECTOR_COPY_FRACTION_MIN, 0.75)
+/* Partial credit: floor 0.5, as for (d) (about the padded tile with
+ * 32 x 32 threads); the reference's ratio for the review flag, from the
+ * H100 probe (the H200's grader median is 0.952). */
+#define LAB4_VECTOR_COPY_FRACTION_FLOOR 0.5
+#define LAB4_VECTOR_COPY_FRACTION_REFERENCE 0.962
+
+/* CPU: the worst bank conflict a warp's tile access of the final stage may
+ * have. 2 is the fewest the layout allows: for one component, the 16 lanes
+ * of a block row read or write words 4*tx apart (times the pitch for the
+ * gather), and 4*tx mod 32 takes only 8 values, so some bank always serves
+ * two lanes; pitch 65 reaches it on both sides (pitch 68: 8-way gather,
+ * pitch 64: 16-way). */
+#define LAB4_VEC_MAX_CONFLICT_DEGREE 2
+
 #endif

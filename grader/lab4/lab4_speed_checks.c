@@ -171,6 +171,21 @@ void gpu_multirow_fraction_of_copy(void **state)
                     "Handout section 7.");
 }
 
+/* The final stage, a bonus. The threshold tells a transpose near the copy
+ * from the unpadded tile, as (d)'s does; the margin rule cannot put it
+ * between (d) and this stage (lab4_rubric.h), so the stage's own target is
+ * reported in the ratio, not graded. */
+void gpu_vector_fraction_of_copy(void **state)
+{
+    (void)state;
+    student_against(LAB4_ROW_VECTOR, "cudaMemcpy device-to-device", "fraction_of_copy",
+                    LAB4_VECTOR_COPY_FRACTION_MIN,
+                    "The final stage should move data at least as fast as (d): float4 loads "
+                    "and stores wherever the entry point allows them (vector_loads, "
+                    "vector_stores), all four loads of a thread before the barrier, loops "
+                    "unrolled. Handout section 13.");
+}
+
 /* Every kernel alone, in GB/s and as a share of cudaMemcpy's bandwidth in
  * this run: the handout's table. Measured, never judged; a student kernel
  * that fails its verification is left out with a note.
@@ -191,7 +206,7 @@ static const struct {
 } TABLE_KERNELS[] = {
     {"naive", LAB4_ROW_NAIVE},   {"unpadded_baseline", LAB4_ROW_UNPADDED},
     {"smem", LAB4_ROW_SMEM},     {"padded", LAB4_ROW_PADDED},
-    {"multirow", LAB4_ROW_MULTIROW},
+    {"multirow", LAB4_ROW_MULTIROW}, {"vector", LAB4_ROW_VECTOR},
 };
 enum { TABLE_KERNEL_COUNT = sizeof TABLE_KERNELS / sizeof TABLE_KERNELS[0] };
 
@@ -311,4 +326,12 @@ void selftest_unpadded_below_copy_threshold(void **state)
     expect_below(LAB4_ROW_UNPADDED, "unpadded tile", LAB4_ROW_MULTIROW,
                  "cudaMemcpy device-to-device", "fraction_of_copy",
                  LAB4_MULTIROW_COPY_FRACTION_MIN);
+}
+
+void selftest_unpadded_below_vector_threshold(void **state)
+{
+    (void)state;
+    expect_below(LAB4_ROW_UNPADDED, "unpadded tile", LAB4_ROW_VECTOR,
+                 "cudaMemcpy device-to-device", "fraction_of_copy",
+                 LAB4_VECTOR_COPY_FRACTION_MIN);
 }

@@ -1,8 +1,9 @@
 /* make plot-lab7: the seed notes' table on this GPU. Times lab 2's naive
- * kernel, lab 3's shared tiles, the four stages of lab 7 (yours with
- * lab7_bench_sizes, the reference with lab7_bench_sizes_solution) and
- * cuBLAS FP32 on squares of 256 .. 4096, and writes one line per (kernel,
- * size) for grader/lab7/plot_sizes.py.
+ * kernel, lab 3's shared tiles, the four stages of lab 7 and its optional
+ * final stage, the block tile per size (yours with lab7_bench_sizes, the
+ * reference with lab7_bench_sizes_solution) and cuBLAS FP32 on squares of
+ * 256 .. 4096, and writes one line per (kernel, size) for
+ * grader/lab7/plot_sizes.py.
  *
  *   lab7_bench_sizes OUT.txt [runs]       (default 9 timed runs per point)
  *
@@ -45,6 +46,8 @@ static const struct {
     {"block_tile_2d", LAB7_ROW_BLOCK_TILE_2D},
     {"vectorised", LAB7_ROW_VECTORISED},
     {"warp_tile", LAB7_ROW_WARP_TILE},
+    /* The optional final stage: left out ("-") where it is not written. */
+    {"sized", LAB7_ROW_SIZED},
     {"cublas", LAB7_ROW_CUBLAS},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };

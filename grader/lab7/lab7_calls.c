@@ -20,6 +20,8 @@ REAL(lab7_a_transposed_offset);
 REAL(lab7_warp_tile_origin);
 REAL(lab7_thread_in_warp);
 REAL(lab7_warp_tile_output);
+REAL(lab7_tile_blocks);
+REAL(lab7_choose_tile);
 #endif
 
 lab7_coord CALL_LOGGED(lab7_block_tile_1d_output)(int thread, int i)
@@ -106,6 +108,33 @@ lab7_coord CALL_LOGGED(lab7_warp_tile_output)(int thread, int wm_iter, int wn_it
     CALL_ARG(i);
     CALL_ARG(j);
     CALL_STUDENT(r = CALL_REAL(lab7_warp_tile_output)(thread, wm_iter, wn_iter, i, j));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+int CALL_LOGGED(lab7_tile_blocks)(int m, int n, int bm, int bn)
+{
+    int r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab7_tile_blocks");
+    CALL_ARG(m);
+    CALL_ARG(n);
+    CALL_ARG(bm);
+    CALL_ARG(bn);
+    CALL_STUDENT(r = CALL_REAL(lab7_tile_blocks)(m, n, bm, bn));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+int CALL_LOGGED(lab7_choose_tile)(int m, int n, int sm_count)
+{
+    int r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab7_choose_tile");
+    CALL_ARG(m);
+    CALL_ARG(n);
+    CALL_ARG(sm_count);
+    CALL_STUDENT(r = CALL_REAL(lab7_choose_tile)(m, n, sm_count));
     call_log_end(&r, sizeof r);
     return r;
 }

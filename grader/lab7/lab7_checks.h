@@ -15,6 +15,8 @@ void cpu_block_tile_1d_outputs(void **state);
 void cpu_block_tile_2d_outputs(void **state);
 void cpu_float4_loads_cover_tiles(void **state);
 void cpu_warp_tile_coverage(void **state);
+/* The optional final stage (bonus): the block count and the tile choice. */
+void cpu_sized_tile_choice(void **state);
 
 /* GPU: what the compiler made of the kernels, results, bad input. */
 void gpu_kernel_resources(void **state);
@@ -26,6 +28,7 @@ void gpu_stages_race_free(void **state);
 void gpu_stages_match_cublas_at_4096(void **state);
 void gpu_rejects_bad_input(void **state);
 void gpu_any_size_correct(void **state);
+void gpu_sized_correct(void **state);
 
 /* GPU speed at 4096^3 (lab7_speed_checks.c). */
 void gpu_block_tile_1d_speed_vs_lab3(void **state);
@@ -34,10 +37,13 @@ void gpu_vectorised_speed_vs_lab3(void **state);
 void gpu_warp_tile_speed_vs_lab3(void **state);
 void gpu_warp_tile_fraction_of_cublas(void **state);
 void gpu_sgemm_table(void **state);
+void gpu_sized_speed_vs_lab3(void **state); /* the final stage, at LAB7_SIZED_SPEED_SIZE^3 */
 /* Self-tests: lab 3's kernels stay below the thresholds they would be held to. */
 void selftest_lab3_tiled_below_block_tile_1d_threshold(void **state);
 void selftest_lab3_thread_tile_below_warp_tile_threshold(void **state);
 void selftest_lab3_thread_tile_below_cublas_threshold(void **state);
+/* The lab's stage 4 stays below the final stage's threshold at its size. */
+void selftest_warp_tile_below_sized_threshold(void **state);
 
 #ifdef __cplusplus
 }

@@ -380,3 +380,109 @@ void cpu_warp_tile_coverage(void **state)
                     }
     }
 }
+
+/* ------------------------- TODO 7.11: the final stage's block tile per size */
+
+/* The grader's own block count and rule (handout section 15.2): the large
+ * tile when its blocks give every SM at least one. */
+static long long expected_blocks(int m, int n, int bm, int bn)
+{
+    return (long long)sim_ceil_div(m, bm) * sim_ceil_div(n, bn);
+}
+
+static int expected_tile(int m, int n, int sms)
+{
+    return expected_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN) >= sms ? LAB7_TILE_LARGE
+                                                                 : LAB7_TILE_SMALL;
+}
+
+static const char *tile_name(int tile)
+{
+    return tile == LAB7_TILE_LARGE   ? "LAB7_TILE_LARGE (128 x 128)"
+           : tile == LAB7_TILE_SMALL ? "LAB7_TILE_SMALL (64 x 64)"
+                                     : "neither LAB7_TILE_LARGE nor LAB7_TILE_SMALL";
+}
+
+static void expect_choice(int m, int n, int sms)
+{
+    const int want = expected_tile(m, n, sms), got = lab7_choose_tile(m, n, sms);
+    if (got == want)
+        return;
+    const long long large = expected_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN);
+    const char *why = "";
+    if (want == LAB7_TILE_LARGE && large < (long long)sms * LAB7_WT_MIN_BLOCKS)
+        why = " Its blocks give every SM one but fall short of a full wave of "
+              "LAB7_WT_MIN_BLOCKS per SM: the rule asks for one block per SM, not a full "
+              "wave (why: the handout).";
+    else if (want == LAB7_TILE_SMALL)
+        why = " With fewer large blocks than SMs, some SMs would have nothing to do.";
+    GRADER_FAIL("TODO(7.11) lab7_choose_tile(m=%d, n=%d, sm_count=%d) returned %d, %s; "
+                "expected %s: the 128 x 128 tile gives %lld blocks (rounded up at the edges) "
+                "for %d SMs.%s See %s, section 15.2.",
+                m, n, sms, got, tile_name(got), tile_name(want), large, sms, why,
+                LAB7_HANDOUT);
+}
+
+void cpu_sized_tile_choice(void **state)
+{
+    (void)state;
+    /* 1. Block counts, edges rounded up. */
+    static const struct {
+        int m, n, bm, bn;
+    } counts[] = {
+        {256, 256, 128, 128},  {512, 512, 128, 128},   {1024, 1024, 128, 128},
+        {2048, 2048, 128, 128}, {4096, 4096, 128, 128}, {256, 256, 64, 64},
+        {1024, 1024, 64, 64},  {1, 1, 64, 64},          {65, 129, 64, 64},
+        {1000, 999, 128, 128}, {1000, 999, 64, 64},     {100, 300, 128, 128},
+        {4097, 1, 128, 128},   {128, 16384, 128, 128},  {192, 320, 64, 64},
+    };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
+        const int m = counts[i].m, n = counts[i].n, bm = counts[i].bm, bn = counts[i].bn;
+        const long long want = expected_blocks(m, n, bm, bn);
+        const int got = lab7_tile_blocks(m, n, bm, bn);
+        GRADER_CHECK(got == want,
+                     "TODO(7.11) lab7_tile_blocks(m=%d, n=%d, bm=%d, bn=%d) returned %d, "
+                     "expected %lld: ceil(%d/%d) = %d rows of tiles times ceil(%d/%d) = %d "
+                     "columns. A partial tile at an edge is a whole block. See %s, section "
+                     "15.2.",
+                     m, n, bm, bn, got, want, m, bm, sim_ceil_div(m, bm), n, bn,
+                     sim_ceil_div(n, bn), LAB7_HANDOUT);
+    }
+
+    /* 2. The worked cases of the handout: squares on an H100's 132 SMs
+     *    (4, 16, 64 large blocks: small; 256, 1024: large), then other SM
+     *    counts, each at its boundary. */
+    static const struct {
+        int size, sms;
+    } worked[] = {
+        {256, 132}, {512, 132}, {1024, 132}, {2048, 132}, {4096, 132},
+        {256, 16},  {512, 16},  {384, 16},   {512, 40},   {768, 40},  {1024, 40},
+        {1024, 72}, {1152, 72}, {2048, 72},  {1024, 108}, {1280, 108}, {1408, 108},
+    };
+    for (size_t i = 0; i < sizeof worked / sizeof worked[0]; ++i)
+        expect_choice(worked[i].size, worked[i].size, worked[i].sms);
+
+    /* 3. Rectangles and sizes that are no multiple of 64 or 128, at and
+     *    around the boundary (11 x 12 = 132 large blocks on 132 SMs). */
+    static const struct {
+        int m, n, sms;
+    } awkward[] = {
+        {1408, 1536, 132}, {1408, 1408, 132}, {1409, 1408, 132}, {128, 16384, 132},
+        {128, 16384, 108}, {1000, 1000, 72},  {1000, 1000, 40},  {1100, 1300, 108},
+        {1100, 1300, 72},  {1, 1, 1},         {1, 1, 2},         {200, 72, 4},
+        {4096, 100, 132},  {4097, 100, 132},  {999, 4097, 132},  {3000, 130, 72},
+    };
+    for (size_t i = 0; i < sizeof awkward / sizeof awkward[0]; ++i)
+        expect_choice(awkward[i].m, awkward[i].n, awkward[i].sms);
+
+    /* 4. A sweep: squares and rectangles from 64 to 4096 on the SM counts of
+     *    common GPUs and of the course's green contexts. */
+    static const int sms[] = {1, 16, 40, 72, 82, 108, 128, 132, 144, 170};
+    static const int sizes[] = {64, 100, 128, 255, 256, 384, 500, 512, 768,
+                                1000, 1024, 1536, 2000, 2048, 3000, 4096};
+    enum { SIZES = sizeof sizes / sizeof sizes[0] };
+    for (size_t s = 0; s < sizeof sms / sizeof sms[0]; ++s)
+        for (int i = 0; i < SIZES; ++i)
+            for (int j = 0; j < SIZES; j += 3)
+                expect_choice(sizes[i], sizes[j], sms[s]);
+}

@@ -415,3 +415,63 @@ void gpu_stages_race_free(void **state)
     };
     racecheck_expect_clean(&spec);
 }
+
+/* ------------------------------------ bonus: the final stage, tile per size */
+
+/* The final stage on shapes where this GPU's SM count makes it pick each
+ * tile, each call's launch checked against the grader's own choice: one
+ * block per block tile, 256 threads for the large tile (stage 4's kernel),
+ * 128 for the small one. The SM count is the one the student's code reads
+ * (cudaDevAttrMultiProcessorCount), which a green context does not change. */
+void gpu_sized_correct(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    int device = 0, sms = 0;
+    GRADER_CHECK(cudaGetDevice(&device) == cudaSuccess &&
+                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) ==
+                         cudaSuccess && sms > 0,
+                 "the grader could not read the SM count");
+    lab7_stage stage = LAB7_STAGE_SIZED;
+    const lab7_stage_info *info = lab7_stage_about(stage);
+    sgemm_impl impl = {"lab7_sgemm(sized)", call_stage, &stage, info->hint};
+    /* Squares 128 .. 2048 (the small tile up to 1024 on an H100, the large
+     * from 2048), rectangles with K small and large, and on an H100 both
+     * sides of the boundary: 11 x 12 = 132 large blocks (large), 11 x 11 =
+     * 121 (small), 1 x 128 (small, one row of tiles). */
+    static const matmul_shape shapes[] = {
+        {128, 128, 16},    {256, 256, 256},   {384, 128, 16},    {512, 512, 512},
+        {256, 640, 48},    {640, 128, 1024},  {1024, 1024, 1024}, {128, 16384, 32},
+        {1408, 1408, 64},  {1408, 1536, 64},  {2048, 1152, 16},  {2048, 2048, 2048},
+    };
+    const scaling plain = {1.0f, 0.0f};
+    int used[2] = {0, 0};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+        const matmul_shape s = shapes[i];
+        long long macs = (long long)s.m * s.n * s.k;
+        int seeds = macs > (1LL << 28) ? 1 : 2;
+        for (int seed = 0; seed < seeds; ++seed)
+            expect_sgemm(&impl, s, grader_seed() + 7000 + 10 * i + (uint64_t)seed, plain);
+        const long long large =
+            (long long)((s.m + LAB7_WT_BM - 1) / LAB7_WT_BM) * ((s.n + LAB7_WT_BN - 1) / LAB7_WT_BN);
+        const int tile = large >= sms ? LAB7_TILE_LARGE : LAB7_TILE_SMALL;
+        used[tile] = 1;
+        const unsigned bm = tile == LAB7_TILE_LARGE ? LAB7_WT_BM : LAB7_WTS_BM;
+        const unsigned bn = tile == LAB7_TILE_LARGE ? LAB7_WT_BN : LAB7_WTS_BN;
+        const unsigned threads = tile == LAB7_TILE_LARGE ? LAB7_WT_THREADS : LAB7_WTS_THREADS;
+        char shape[96], where[512];
+        matmul_describe_shape(s, shape, sizeof shape);
+        snprintf(where, sizeof where, "on %s the 128 x 128 tile gives %lld blocks for this "
+                 "GPU's %d SMs, so the %s tile is the one to launch: %u threads per block, one "
+                 "block per %ux%u tile of C (TODO(7.11) and TODO(7.13), %s, sections 15.2 "
+                 "and 15.4)", shape, large, sms, tile == LAB7_TILE_LARGE ? "large" : "small",
+                 threads, bm, bn, LAB7_HANDOUT);
+        gpu_expect_launch_shape(impl.name, threads, 1, 1, ((unsigned)s.n + bn - 1) / bn,
+                                ((unsigned)s.m + bm - 1) / bm, 1, where);
+    }
+    grader_note("SM count %d: the shapes launched the large tile %s and the small tile %s",
+                sms, used[LAB7_TILE_LARGE] ? "(yes)" : "(never)",
+                used[LAB7_TILE_SMALL] ? "(yes)" : "(never)");
+    const matmul_shape s1 = {256, 384, 64}, s2 = {2048, 1536, 32};
+    expect_scalings(&impl, s1, s2);
+}

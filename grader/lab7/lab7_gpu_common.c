@@ -31,6 +31,14 @@ static const char HINT_WARP[] =
     "fragments read at origin + wm_iter*WSUBM (wn_iter*WSUBN) + thread tile, and the "
     "epilogue at lab7_warp_tile_output (sections 8 and 4).";
 
+static const char HINT_SIZED[] =
+    "Check TODO(7.11) (the block count and the choice, section 15.2), TODO(7.12) (the small "
+    "tile's kernel: stage 4 with the LAB7_WTS_* sizes, its warp origins and lanes from "
+    "those sizes, two rounds of float4s per tile with BK = 16, section 15.3) and TODO(7.13) "
+    "(the SM count, the launch of the chosen kernel over the chosen tile, section 15.4). "
+    "The large tile is your stage 4: if it passes gpu_warp_tile_correct, look at the small "
+    "one.";
+
 const lab7_stage_info *lab7_stage_about(lab7_stage stage)
 {
     static const lab7_stage_info info[] = {
@@ -51,6 +59,12 @@ const lab7_stage_info *lab7_stage_about(lab7_stage stage)
          (LAB7_WT_BM * LAB7_WT_BK + LAB7_WT_BK * LAB7_WT_BN) * sizeof(float), HINT_WARP,
          {"lab7_sgemm(warp_tile)", lab7_product_warp_tile, LAB7_WT_BM, HINT_WARP,
           VALIDATION, 0, NULL}},
+        /* The optional final stage: its threads and shared memory are those
+         * of the small tile (the large one is stage 4's kernel). */
+        {LAB7_STAGE_SIZED, "sized", "7.12", "15", LAB7_WTS_THREADS,
+         (LAB7_WTS_BM * LAB7_WTS_BK + LAB7_WTS_BK * LAB7_WTS_BN) * sizeof(float), HINT_SIZED,
+         {"lab7_sgemm(sized)", lab7_product_sized, LAB7_WTS_BM, HINT_SIZED, VALIDATION, 0,
+          NULL}},
     };
     return &info[stage];
 }

@@ -1,5 +1,5 @@
 /* Lab 7 grader: the list of tests, their groups and their points (out of
- * 50, plus 5 bonus for any size). Thresholds, partial-credit
+ * 50, plus 5 bonus for any size and 8 for the optional final stage). Thresholds, partial-credit
  * floors and their calibration: lab7_rubric.h. */
 #include "harness.h"
 #include "lab7_checks.h"
@@ -40,9 +40,17 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_sgemm_table, GROUP_GPU, 0),
     /* Extension: any size. */
     GRADER_BONUS(gpu_any_size_correct, GROUP_GPU, 5),         /* TODO(7.10) */
+    /* The optional final stage, the block tile chosen per size: bonus
+     * points, outside the possible total. Its speed threshold is
+     * measured on an H200 so far, not yet on an H100 (lab7_rubric.h). */
+    GRADER_BONUS(cpu_sized_tile_choice, GROUP_CPU, 2),        /* TODO(7.11) */
+    GRADER_BONUS(gpu_sized_correct, GROUP_GPU, 3),            /* TODO(7.11)-(7.13) */
+    GRADER_BONUS_SPEED(gpu_sized_speed_vs_lab3, GROUP_GPU, 3, "speedup_over_lab3",
+                       LAB7_SIZED_SPEEDUP_FLOOR, LAB7_SIZED_SPEEDUP_REFERENCE),
     GRADER_TEST(selftest_lab3_tiled_below_block_tile_1d_threshold, GROUP_SELFTEST, 0),
     GRADER_TEST(selftest_lab3_thread_tile_below_warp_tile_threshold, GROUP_SELFTEST, 0),
     GRADER_TEST(selftest_lab3_thread_tile_below_cublas_threshold, GROUP_SELFTEST, 0),
+    GRADER_TEST(selftest_warp_tile_below_sized_threshold, GROUP_SELFTEST, 0),
 };
 
 int main(int argc, char **argv)

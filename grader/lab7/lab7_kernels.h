@@ -16,6 +16,7 @@ enum {
     LAB7_ROW_CUBLAS,        /* cuBLAS FP32: the ceiling */
     LAB7_ROW_ANY_SIZE,      /* the any-size extension: race rows only */
     LAB7_ROW_LAB3_THREAD_TILE, /* lab 3's thread tile: the speed checks' self-test stand-in */
+    LAB7_ROW_SIZED,         /* the optional final stage: the block tile chosen per size */
     LAB7_ROW_COUNT
 };
 

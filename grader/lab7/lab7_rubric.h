@@ -79,4 +79,56 @@
 #define LAB7_WARP_TILE_CUBLAS_FRACTION_FLOOR 0.175
 #define LAB7_WARP_TILE_CUBLAS_FRACTION_REFERENCE 0.923
 
+/* The optional final stage (bonus): the block tile chosen per size, over
+ * lab 3's tiled kernel at LAB7_SIZED_SPEED_SIZE^3.
+ *
+ * Measured by this grader on an H200 only so far (5 rounds of make
+ * calibrate, handouts/results/h200-final-stages.txt): reference 1.381 /
+ * 1.386 / 1.394 (min / median / max), stage 4 in its place 0.6307 / 0.6326
+ * / 0.6408, so the rule allows 0.737 <= T <= 1.20 there and 1.0 keeps 1.38
+ * and 1.56. The same session's size bench (L2 flushed, 21 runs) had lab 3
+ * at 0.01466 and 0.03744 ms, this stage at 0.01530 and 0.02714 ms at 256
+ * and 512: 4% slower than lab 3 at 256, 1.38x faster at 512. The H100
+ * numbers below come from other programs; the H100 grader session is still
+ * to be recorded.
+ *
+ * Why 512 and not 256. Issue 27 asks for lab 7's best stage to be no
+ * slower than lab 3 from 256 on. At 256, 512 and 1024 the lab's 128 x 128
+ * tile gives 4, 16 and 64 blocks to the H100's 132 SMs, and the stage picks
+ * the 64 x 64 tile there (16, 64, 256 blocks). What is known, H100 80GB
+ * HBM3, driver 580.159.04, CUDA 13.0, 2026-11-26:
+ *   lab 3's tiled kernel (bench, L2 flushed)   256: 0.01453 ms  512: 0.03709 ms
+ *   stage 4, 128 x 128 (same bench)            256: 0.0316 ms   512: 0.0581 ms
+ *   64 x 64 tile (tile sweep, no L2 flush)     256: 0.0157 ms   512: 0.0243 ms
+ * (handouts/results/h100-lab7-small-tiles.txt; the sweep's BK 16 rows, the
+ * shape this stage uses; the sweep timed stage 4's 128 x 128 tile at 0.0315
+ * and 0.0545 ms, within 0.3% and 6% of the bench, so at these sizes the
+ * flush moves little, but the two methods are not the same.) As ratios
+ * lab 3 / kernel:
+ *   at 256: stage 4 (the baseline) 0.460, the final stage about 0.93
+ *   at 512: stage 4 (the baseline) 0.638, the final stage about 1.53
+ * The margin rule (grader/calibration/rules.json, margin 1.15) allows T
+ * with baseline max x 1.15 <= T <= reference min / 1.15:
+ *   at 256: 0.529 <= T <= 0.805. The issue's target, 1.0, is outside: by
+ *     these numbers the 64 x 64 tile is about 8% SLOWER than lab 3 at 256,
+ *     so no threshold can grade "no slower than lab 3" there, and this
+ *     stage does not meet the issue's target at 256 unless the bench,
+ *     which times both the same way, says otherwise.
+ *   at 512: 0.734 <= T <= 1.33. 1.0, "no slower than lab 3", is inside:
+ *     1.57 times the baseline, and the reference 1.53 times above it.
+ * So the test runs at 512 with the issue's own target. The single
+ * measurements stand in for the min and max of 20 runs the rule wants:
+ * the next GPU session must record them (gpu_session.sh, LABS="7") and
+ * make calibrate will then keep or replace 1.0. The baseline is the lab's
+ * stage 4 in this stage's place (selftest_warp_tile_below_sized_threshold):
+ * what a chooser that always picks the large tile launches. */
+#define LAB7_SIZED_SPEED_SIZE 512
+#define LAB7_SIZED_SPEEDUP_MIN CALIBRATED(LAB7_SIZED_SPEEDUP_MIN, 1.0)
+/* Partial credit: floor 0.64, stage 4's ratio at 512 (above), so a stage
+ * no faster than its large tile alone earns nothing; the reference's
+ * ratio on the H100, about 1.53 (1.526, from the sweep), for the review
+ * flag (the H200's grader median is 1.386). */
+#define LAB7_SIZED_SPEEDUP_FLOOR 0.64
+#define LAB7_SIZED_SPEEDUP_REFERENCE 1.53
+
 #endif

@@ -27,8 +27,12 @@
 static const timing_plan SPEED_PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 1,
                                        .flush_l2 = 1};
 
-/* The stage's row of the kernel table (its rows are in lab7_stage order). */
-static int stage_row(lab7_stage stage) { return LAB7_ROW_BLOCK_TILE_1D + (int)stage; }
+/* The stage's row of the kernel table (the four stages' rows are in
+ * lab7_stage order; the final stage's row comes after lab 3's thread tile). */
+static int stage_row(lab7_stage stage)
+{
+    return stage == LAB7_STAGE_SIZED ? LAB7_ROW_SIZED : LAB7_ROW_BLOCK_TILE_1D + (int)stage;
+}
 
 /* The row `timed` (the student's stage, or a kernel of lab 3 standing in
  * for it in a self-test), called `student` in the messages, against the row
@@ -116,6 +120,21 @@ void gpu_warp_tile_fraction_of_cublas(void **state)
                  LAB7_ROW_CUBLAS, LAB7_ROW_WARP_TILE, CUBLAS_NAME,
                  LAB7_WARP_TILE_CUBLAS_FRACTION_MIN, "fraction_of_cublas", WARP_SPEED_HINT);
     matmul_speed(&spec, 1, NULL);
+}
+
+/* The optional final stage (bonus) against lab 3 at LAB7_SIZED_SPEED_SIZE,
+ * where the lab's 128 x 128 tile leaves most SMs without a block. The
+ * threshold is the issue's "no slower than lab 3" (lab7_rubric.h: why at
+ * 512 and not at 256). */
+void gpu_sized_speed_vs_lab3(void **state)
+{
+    (void)state;
+    stage_over_lab3(LAB7_STAGE_SIZED, LAB7_SIZED_SPEEDUP_MIN,
+                    "At this size the 128 x 128 tile gives too few blocks to fill the GPU: "
+                    "check that lab7_choose_tile picks the small tile here (TODO(7.11)), that "
+                    "TODO(7.13) launches the kernel it picked, and that the small-tile kernel "
+                    "keeps stage 4's unrolled loops, float4 fragments and two buffers "
+                    "(TODO(7.12)). Handout section 15.");
 }
 
 /* ---------------------------------------------------------- the table */
@@ -321,4 +340,18 @@ void selftest_lab3_thread_tile_below_cublas_threshold(void **state)
                  LAB7_ROW_WARP_TILE, CUBLAS_NAME, LAB7_WARP_TILE_CUBLAS_FRACTION_MIN,
                  "fraction_of_cublas", "");
     matmul_expect_below_threshold(&spec, "LAB7_WARP_TILE_CUBLAS_FRACTION_MIN");
+}
+
+/* The final stage's baseline: the lab's stage 4 (its 128 x 128 tile at every
+ * size, what a chooser that always picks the large tile launches) timed in
+ * the final stage's place, at its size. */
+void selftest_warp_tile_below_sized_threshold(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    int graded = LAB7_ROW_SIZED;
+    matmul_speed_spec spec = spec_for(&lab7_stage_about(LAB7_STAGE_WARP_TILE)->impl,
+                                      LAB7_ROW_WARP_TILE, yardstick_of(graded), graded,
+                                      LAB3_NAME, LAB7_SIZED_SPEEDUP_MIN, "speedup_over_lab3", "");
+    matmul_expect_below_threshold(&spec, "LAB7_SIZED_SPEEDUP_MIN");
 }

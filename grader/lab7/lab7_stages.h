@@ -1,4 +1,4 @@
-/* Lab 7's four stages as plain C = A * B (alpha 1, beta 0), the shape
+/* Lab 7's four stages (and the optional final one) as plain C = A * B (alpha 1, beta 0), the shape
  * grader/matmul times and checks: shared by the grader and the size bench. */
 #ifndef LAB7_STAGES_H
 #define LAB7_STAGES_H
@@ -17,6 +17,8 @@ lab_status lab7_product_vectorised(const float *a, const float *b, float *c, int
                                    int k);
 lab_status lab7_product_warp_tile(const float *a, const float *b, float *c, int m, int n,
                                   int k);
+/* The optional final stage (LAB7_STAGE_SIZED): the block tile chosen per size. */
+lab_status lab7_product_sized(const float *a, const float *b, float *c, int m, int n, int k);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@ import os
 import sys
 
 ORDER = ["naive", "shared_tiles", "block_tile_1d", "block_tile_2d", "vectorised", "warp_tile",
-         "cublas"]
+         "sized", "cublas"]
 LABELS = {
     "naive": "naive (lab 2)",
     "shared_tiles": "shared tiles (lab 3)",
@@ -19,6 +19,7 @@ LABELS = {
     "block_tile_2d": "2D block tile",
     "vectorised": "vectorised",
     "warp_tile": "warp tile",
+    "sized": "tile per size (final stage)",
     "cublas": "cuBLAS FP32",
 }
 

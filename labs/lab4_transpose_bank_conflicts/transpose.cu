@@ -110,6 +110,107 @@ __global__ void transpose_multirow_kernel(const float *__restrict__ in, float *_
      * thread's loads before its first store help? (handout section 7) */
 }
 
+/* ========================================================================
+ * Final stage (optional, for the hardware limit): TODO(4.8)-(4.12).
+ *
+ * Bonus points. Do it after (b)-(d) pass: the stages above are the lab;
+ * this one takes (d)'s idea further, moving 16 bytes per thread and access
+ * through a 64 x 64 tile (handout section 13, "Final stage"). */
+
+/* -------------------------------------------- final stage: index helpers */
+
+LAB_HOST_DEVICE lab_dim3 lab4_vec_tile_grid(int rows, int cols)
+{
+    /* TODO(4.8): one block per LAB4_VEC_TILE x LAB4_VEC_TILE tile of `in`,
+     * x over the tile columns and y over the tile rows, rounding up as in
+     * TODO(4.1). (handout section 13.2) */
+    lab_dim3 grid = {1, 1, 1};
+    return grid;
+}
+
+LAB_HOST_DEVICE lab4_coord lab4_vec_load_element(lab_dim3 block_idx, lab_dim3 thread_idx,
+                                                 int pass)
+{
+    /* TODO(4.9): the first element of the float4 of `in` this thread loads
+     * in pass `pass`. It goes to tile row thread_idx.y + pass *
+     * LAB4_VEC_THREADS, tile columns 4 * thread_idx.x to 4 * thread_idx.x + 3:
+     * the 16 threads of a block row read one row segment of 64 floats.
+     * (handout section 13.2) */
+    lab4_coord e = {0, 0};
+    return e;
+}
+
+LAB_HOST_DEVICE lab4_coord lab4_vec_store_element(lab_dim3 block_idx, lab_dim3 thread_idx,
+                                                  int pass)
+{
+    /* TODO(4.9, continued): the first element of the float4 of `out` (cols
+     * x rows) this thread stores in pass `pass`. The tile of block (x, y)
+     * lands where it did in TODO(4.3); the float4 lies along a row of
+     * `out`, so again the 16 threads of a block row write one row segment
+     * of 64 floats. (handout section 13.2) */
+    lab4_coord e = {0, 0};
+    return e;
+}
+
+LAB_HOST_DEVICE int lab4_vec_tile_write_offset(lab_dim3 thread_idx, int pass, int k, int pitch)
+{
+    /* TODO(4.10): the tile word where component k (0..3) of the float4
+     * loaded in pass `pass` goes: its tile row and column are given with
+     * TODO(4.9); rows are `pitch` words apart. (handout section 13.3) */
+    return 0;
+}
+
+LAB_HOST_DEVICE int lab4_vec_tile_read_offset(lab_dim3 thread_idx, int pass, int k, int pitch)
+{
+    /* TODO(4.10, continued): the tile word that component k of the float4
+     * stored in pass `pass` comes from. The four components are four
+     * consecutive elements of a row of `out`: in the tile they are four
+     * elements of one column, in four consecutive tile rows (the gather).
+     * (handout section 13.3) */
+    return 0;
+}
+
+LAB_HOST_DEVICE int lab4_vec_tile_pitch(int padded)
+{
+    /* TODO(4.11): the 64-float tile's row pitch in words: LAB4_VEC_TILE
+     * unpadded, and for padded = 1 the pitch with the fewest bank
+     * conflicts in the gather of TODO(4.10). Work out the banks of the 32
+     * words a warp reads for one component at pitches 64, 65 and 68 before
+     * you choose. (handout section 13.4) */
+    return 0;
+}
+
+/* ------------------------------------------------- final stage: kernel */
+
+/* (e): LAB4_VEC_THREADS x LAB4_VEC_THREADS threads, LAB4_VEC_PASSES float4s
+ * each way per thread, through the padded 64-float tile. `vector_loads` is
+ * 1 when every float4 of `in` that lies wholly inside it is 16-byte aligned
+ * (cols a multiple of 4, `in` aligned); `vector_stores` likewise for `out`
+ * (rows a multiple of 4). The entry point works them out. */
+__global__ void transpose_vector_kernel(const float *__restrict__ in, float *__restrict__ out,
+                                        int rows, int cols, int vector_loads, int vector_stores)
+{
+    /* TODO(4.12): a __shared__ float array for LAB4_VEC_TILE rows at the
+     * pitch lab4_vec_tile_pitch(1) (a compile-time size), and that pitch.
+     * The block is always LAB4_VEC_THREADS x LAB4_VEC_THREADS, so the
+     * helpers of TODO(4.9) and (4.10) take no block_dim.
+     *
+     * Loads, one per pass (#pragma unroll): the float4 of TODO(4.9), when
+     * its row lies inside `in`. If vector_loads is set and all four of its
+     * columns lie inside `in`, read it as one float4 (reinterpret_cast<
+     * const float4 *>) and put v.x .. v.w in the words of TODO(4.10);
+     * otherwise move its components one float at a time, each only if its
+     * column lies inside `in`.
+     *
+     * One __syncthreads() that every thread reaches.
+     *
+     * Stores, one per pass: gather components 0..3 from the words of
+     * TODO(4.10) and write them as one float4 to `out` when vector_stores is
+     * set and all four lie inside `out`; otherwise one float at a time, each
+     * only if it lies inside `out` (cols x rows). (handout sections 13.2 to
+     * 13.5) */
+}
+
 /* ------------------------------------------------------------------------
  * Entry points: written for you. */
 
@@ -152,6 +253,17 @@ extern "C" lab_status lab4_transpose(lab4_version version, const float *in, floa
         transpose_multirow_kernel<<<grid, dim3(LAB4_TILE, LAB4_BLOCK_ROWS)>>>(in, out, rows,
                                                                               cols);
         break;
+    case LAB4_VECTOR: {
+        /* A float4 access must be 16-byte aligned: every row of `in` starts
+         * on a 16-byte boundary when `in` does and cols is a multiple of 4;
+         * likewise `out` with rows. Otherwise the kernel moves single floats. */
+        const int vector_loads = cols % LAB4_VEC_WIDTH == 0 && (uintptr_t)in % 16 == 0;
+        const int vector_stores = rows % LAB4_VEC_WIDTH == 0 && (uintptr_t)out % 16 == 0;
+        const dim3 vec_grid = lab_to_dim3(lab4_vec_tile_grid(rows, cols));
+        transpose_vector_kernel<<<vec_grid, dim3(LAB4_VEC_THREADS, LAB4_VEC_THREADS)>>>(
+            in, out, rows, cols, vector_loads, vector_stores);
+        break;
+    }
     default:
         return lab_fail(LAB_ERR_UNSUPPORTED, "lab4_transpose: no version %d", (int)version);
     }
@@ -172,6 +284,9 @@ extern "C" lab_status lab4_kernel_attributes(lab4_version version, struct cudaFu
         break;
     case LAB4_MULTIROW:
         LAB_CUDA_TRY(cudaFuncGetAttributes(out, (const void *)transpose_multirow_kernel));
+        break;
+    case LAB4_VECTOR:
+        LAB_CUDA_TRY(cudaFuncGetAttributes(out, (const void *)transpose_vector_kernel));
         break;
     default:
         return lab_fail(LAB_ERR_UNSUPPORTED, "lab4_kernel_attributes: no version %d",

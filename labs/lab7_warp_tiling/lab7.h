@@ -22,6 +22,9 @@
  *     in shared memory, so the inner loop reads contiguous words;
  *  4. warp tile: block tile -> warp tile (WM x WN, walked as WMITER x
  *     WNITER sub-tiles) -> thread tile (TM x TN per sub-tile).
+ * and an optional final stage (bonus, LAB7_STAGE_SIZED): the warp tile with
+ * its block tile chosen per problem size, the lab's 128 x 128 or a 64 x 64
+ * one, so that small products still give every SM a block.
  *
  * Sizes: every stage needs M and N to be multiples of LAB7_SIZE_MULTIPLE
  * (128) and K a multiple of LAB7_K_MULTIPLE (16); a, b and c must be
@@ -97,14 +100,41 @@ enum {
 #define LAB7_WT_WARPS ((LAB7_WT_BM / LAB7_WT_WM) * (LAB7_WT_BN / LAB7_WT_WN))
 #define LAB7_WT_THREADS (LAB7_WT_WARPS * LAB7_WARP_SIZE)
 
-/* The four kernels, in the order of the handout. */
+/* The four kernels, in the order of the handout, then the optional final
+ * stage. */
 typedef enum {
     LAB7_STAGE_BLOCK_TILE_1D = 0,
     LAB7_STAGE_BLOCK_TILE_2D = 1,
     LAB7_STAGE_VECTORISED = 2,
-    LAB7_STAGE_WARP_TILE = 3
+    LAB7_STAGE_WARP_TILE = 3,
+    LAB7_STAGE_SIZED = 4 /* final stage (bonus): the block tile chosen per size */
 } lab7_stage;
+/* The four teaching stages, which every required test loops over.
+ * LAB7_STAGE_SIZED is not counted: it is optional, and only bonus tests of
+ * its own call it. */
 enum { LAB7_STAGE_COUNT = 4 };
+
+/* Final stage (optional): the small block tile, 64 x 64 with a K step of
+ * 16, four warps of 32 x 32 warp tiles (the 4x4 thread tiles and the 32 x
+ * 16 sub-tiles of stage 4), 128 threads; up to 4 blocks per SM. The
+ * sweep's best at 256 .. 1024 on an H100
+ * (handouts/results/h100-lab7-small-tiles.txt). */
+#define LAB7_WTS_BM 64
+#define LAB7_WTS_BN 64
+#define LAB7_WTS_BK 16
+#define LAB7_WTS_WM 32
+#define LAB7_WTS_WN 32
+#define LAB7_WTS_WNITER 2
+#define LAB7_WTS_TM 4
+#define LAB7_WTS_TN 4
+#define LAB7_WTS_MIN_BLOCKS 4
+#define LAB7_WTS_WMITER \
+    ((LAB7_WTS_WM * LAB7_WTS_WN) / (LAB7_WARP_SIZE * LAB7_WTS_TM * LAB7_WTS_TN * LAB7_WTS_WNITER))
+#define LAB7_WTS_WARPS ((LAB7_WTS_BM / LAB7_WTS_WM) * (LAB7_WTS_BN / LAB7_WTS_WN))
+#define LAB7_WTS_THREADS (LAB7_WTS_WARPS * LAB7_WARP_SIZE)
+
+/* Which block tile the final stage launches (lab7_choose_tile). */
+enum { LAB7_TILE_LARGE = 0, LAB7_TILE_SMALL = 1 };
 
 /* A position: in a block tile, in a shared-memory tile, or in a warp. */
 typedef struct {
@@ -149,9 +179,20 @@ LAB_HOST_DEVICE lab7_coord lab7_thread_in_warp(int lane);
 LAB_HOST_DEVICE lab7_coord lab7_warp_tile_output(int thread, int wm_iter, int wn_iter, int i,
                                                  int j);
 
+/* ---- final stage (optional, bonus): the block tile per size ---- */
+
+/* TODO(7.11) how many bm x bn block tiles cover an m x n C (any positive
+ * sizes: a partial tile at an edge is a block too). */
+LAB_HOST_DEVICE int lab7_tile_blocks(int m, int n, int bm, int bn);
+/* TODO(7.11) the block tile for an m x n C on a GPU of `sm_count` SMs:
+ * LAB7_TILE_LARGE (LAB7_WT_BM x LAB7_WT_BN) when its blocks give every SM
+ * at least one, else LAB7_TILE_SMALL (LAB7_WTS_BM x LAB7_WTS_BN). */
+LAB_HOST_DEVICE int lab7_choose_tile(int m, int n, int sm_count);
+
 /* ---- entry points (device pointers) ---- */
 
-/* C = alpha * A * B + beta * C with the stage asked for. */
+/* C = alpha * A * B + beta * C with the stage asked for. LAB7_STAGE_SIZED
+ * (bonus, TODO(7.11)-(7.13)) follows the same size rule. */
 lab_status lab7_sgemm(lab7_stage stage, int m, int n, int k, float alpha, const float *a,
                       const float *b, float beta, float *c);
 
@@ -162,7 +203,8 @@ lab_status lab7_sgemm_any_size(int m, int n, int k, float alpha, const float *a,
 
 /* What the compiler made of a stage's kernel (static shared memory,
  * registers, local memory = spills, the largest block it can run):
- * cudaFuncGetAttributes. */
+ * cudaFuncGetAttributes. For LAB7_STAGE_SIZED: its small-tile kernel (its
+ * large tile is stage 4's kernel). */
 lab_status lab7_kernel_attributes(lab7_stage stage, struct cudaFuncAttributes *out);
 
 #ifdef __cplusplus

@@ -245,6 +245,13 @@ static lab_status launch(sgemm_kernel kernel, int bm, int bn, int threads, int m
     return LAB_OK;
 }
 
+/* The final stage (optional, bonus), at the end of this file: the launch
+ * with the block tile chosen per size (TODO(7.13)), and its small-tile
+ * kernel for lab7_kernel_attributes. */
+static lab_status sgemm_sized(int m, int n, int k, float alpha, const float *a, const float *b,
+                              float beta, float *c);
+static const void *sized_small_kernel(void);
+
 extern "C" lab_status lab7_sgemm(lab7_stage stage, int m, int n, int k, float alpha,
                                  const float *a, const float *b, float beta, float *c)
 {
@@ -269,6 +276,8 @@ extern "C" lab_status lab7_sgemm(lab7_stage stage, int m, int n, int k, float al
                             LAB7_WT_BK);
         return launch(warp_tile_kernel<false>, LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_THREADS, m, n, k,
                       alpha, a, b, beta, c);
+    case LAB7_STAGE_SIZED:
+        return sgemm_sized(m, n, k, alpha, a, b, beta, c);
     }
     return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_sgemm: no stage %d", (int)stage);
 }
@@ -295,9 +304,80 @@ extern "C" lab_status lab7_kernel_attributes(lab7_stage stage, struct cudaFuncAt
     case LAB7_STAGE_BLOCK_TILE_2D: kernel = (const void *)block_tile_2d_kernel; break;
     case LAB7_STAGE_VECTORISED: kernel = (const void *)vectorised_kernel; break;
     case LAB7_STAGE_WARP_TILE: kernel = (const void *)warp_tile_kernel<false>; break;
+    case LAB7_STAGE_SIZED: kernel = sized_small_kernel(); break;
     default:
         return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_kernel_attributes: no stage %d", (int)stage);
     }
     LAB_CUDA_TRY(cudaFuncGetAttributes(out, kernel));
     return LAB_OK;
+}
+
+/* ========================================================================
+ * Final stage (optional, bonus): the block tile chosen per size,
+ * TODO(7.11)-(7.13).
+ *
+ * Bonus points. Do it after stage 4 passes: the stages above are the lab.
+ * At 256 .. 1024 the 128 x 128 block tile of stage 4 gives 4 .. 64 blocks,
+ * and most of the GPU's SMs get none (wave quantisation). This stage
+ * launches stage 4's kernel with a 64 x 64 block tile (LAB7_WTS_* in
+ * lab7.h) when the large tile's blocks cannot give every SM one
+ * (handout section 15, "Final stage"). */
+
+/* ------------------------------------ final stage: which block tile */
+
+LAB_HOST_DEVICE int lab7_tile_blocks(int m, int n, int bm, int bn)
+{
+    /* TODO(7.11): the number of bm x bn block tiles that cover an m x n C,
+     * counting a partial tile at the right or bottom edge as a block (round
+     * up, as stage 4's launch does for its grid). (handout section 15.2) */
+    return 0;
+}
+
+LAB_HOST_DEVICE int lab7_choose_tile(int m, int n, int sm_count)
+{
+    /* TODO(7.11, continued): LAB7_TILE_LARGE when the large tile
+     * (LAB7_WT_BM x LAB7_WT_BN) gives at least one block per SM, i.e. when
+     * its block count reaches `sm_count`; LAB7_TILE_SMALL otherwise. Why not
+     * a full wave of LAB7_WT_MIN_BLOCKS blocks per SM? (handout section
+     * 15.2) */
+    return LAB7_TILE_LARGE;
+}
+
+/* ---------------------------------- final stage: the small-tile kernel */
+
+/* Up to LAB7_WTS_MIN_BLOCKS blocks of 128 threads per SM: the registers
+ * stay under 128 per thread (handout section 15.3). */
+__global__ void __launch_bounds__(LAB7_WTS_THREADS, LAB7_WTS_MIN_BLOCKS)
+    warp_tile_small_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
+                           const float *__restrict__ b, float beta, float *__restrict__ c)
+{
+    /* TODO(7.12): your stage-4 kernel (TODO(7.9), CHECKED false) with the
+     * LAB7_WTS_* sizes: a 64 x 64 block tile, BK = 16, four warps of 32 x
+     * 32 warp tiles, LAB7_WTS_THREADS threads. Each tile is now two rounds
+     * of float4s. The helpers of TODO(7.8) use the LAB7_WT_* sizes, so the
+     * warp origins and the place of a lane must come from the LAB7_WTS_*
+     * sizes here (warps across the block tile: BN / WN). The clean way:
+     * turn the body of warp_tile_kernel into a template over a struct of
+     * sizes and run it with both; a copy of it edited for these sizes also
+     * passes. (handout section 15.3) */
+}
+
+/* For lab7_kernel_attributes (given). */
+static const void *sized_small_kernel(void) { return (const void *)warp_tile_small_kernel; }
+
+/* ------------------------------------------- final stage: the launch */
+
+static lab_status sgemm_sized(int m, int n, int k, float alpha, const float *a, const float *b,
+                              float beta, float *c)
+{
+    /* TODO(7.13): the GPU's SM count, read ONCE (cudaDeviceGetAttribute with
+     * cudaDevAttrMultiProcessorCount for the current device, kept in a
+     * static: the attribute call is not free, and the grader calls this
+     * entry point thousands of times); lab7_choose_tile for m x n; then
+     * launch() warp_tile_kernel<false> (LAB7_WT_* tile) or
+     * warp_tile_small_kernel (LAB7_WTS_* tile) over the tiles of C. The
+     * sizes already follow lab7_sgemm's rule (multiples of 128, K of 16),
+     * which both tiles divide. (handout section 15.4) */
+    return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_sgemm: LAB7_STAGE_SIZED: TODO(7.11)-(7.13) are not "
+                     "done yet");
 }

@@ -371,21 +371,19 @@ static_assert(LAB7_SIZE_MULTIPLE % LAB7_WT_BM == 0 && LAB7_SIZE_MULTIPLE % LAB7_
 #endif
 
 /* The any-size fetch (bonus): scalar loads, zero outside A and B. */
-typedef tile_share<LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_BK, LAB7_WT_THREADS> warp_tile_share;
-
 static __device__ __forceinline__ float element_or_zero(const float *__restrict__ x, int rows,
                                                         int cols, int row, int col)
 {
     return row < rows && col < cols ? x[(size_t)row * cols + col] : 0.0f;
 }
 
+template <int BM, int BN, int BK, int THREADS>
 static __device__ __forceinline__ void fetch_tiles_checked(const float *__restrict__ a,
                                                            const float *__restrict__ b, int m,
                                                            int n, int k, int block_row,
                                                            int block_col, int k0,
-                                                           warp_tile_share &s)
+                                                           tile_share<BM, BN, BK, THREADS> &s)
 {
-    enum { BN = LAB7_WT_BN, BK = LAB7_WT_BK, THREADS = LAB7_WT_THREADS };
     const int t = threadIdx.x;
 #pragma unroll
     for (int r = 0; r < s.A_ROUNDS; ++r) {
@@ -407,18 +405,44 @@ static __device__ __forceinline__ void fetch_tiles_checked(const float *__restri
     }
 }
 
-/* CHECKED = false: sizes multiples of the block tile, 16-byte aligned
- * pointers (lab7_sgemm). CHECKED = true: any size (lab7_sgemm_any_size). */
-template <bool CHECKED>
-__global__ void __launch_bounds__(LAB7_WT_THREADS, LAB7_WT_MIN_BLOCKS)
-    warp_tile_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
-                     const float *__restrict__ b, float beta, float *__restrict__ c)
-{
+/* The lab's block tile as the kernel body below reads a shape: its sizes
+ * and its three index helpers (TODO(7.8)). The final stage adds a second
+ * shape, 64 x 64 (end of this file), and runs the same body with it. */
+struct warp_shape_large {
     enum {
         BM = LAB7_WT_BM, BN = LAB7_WT_BN, BK = LAB7_WT_BK, TM = LAB7_WT_TM, TN = LAB7_WT_TN,
         WMITER = LAB7_WT_WMITER, WNITER = LAB7_WT_WNITER, WSUBM = LAB7_WT_WSUBM,
         WSUBN = LAB7_WT_WSUBN, THREADS = LAB7_WT_THREADS
     };
+    static __device__ __forceinline__ lab7_coord warp_origin(int warp)
+    {
+        return lab7_warp_tile_origin(warp);
+    }
+    static __device__ __forceinline__ lab7_coord lane_place(int lane)
+    {
+        return lab7_thread_in_warp(lane);
+    }
+    static __device__ __forceinline__ lab7_coord output(int t, int wm, int wn, int i, int j)
+    {
+        return lab7_warp_tile_output(t, wm, wn, i, j);
+    }
+};
+
+/* The warp-tiled kernel's body for any shape S (the block tile and its
+ * warp and thread tiles). CHECKED = false: sizes multiples of the block
+ * tile, 16-byte aligned pointers (lab7_sgemm). CHECKED = true: any size
+ * (lab7_sgemm_any_size). */
+template <class S, bool CHECKED>
+static __device__ __forceinline__ void warp_tile_body(int m, int n, int k, float alpha,
+                                                      const float *__restrict__ a,
+                                                      const float *__restrict__ b, float beta,
+                                                      float *__restrict__ c)
+{
+    enum {
+        BM = S::BM, BN = S::BN, BK = S::BK, TM = S::TM, TN = S::TN, WMITER = S::WMITER,
+        WNITER = S::WNITER, WSUBM = S::WSUBM, WSUBN = S::WSUBN, THREADS = S::THREADS
+    };
+    typedef tile_share<BM, BN, BK, THREADS> share;
     /* Two buffers of each tile: the block computes on one while the next
      * tiles go into the other (see the loop below). */
     __shared__ __align__(16) float As[2][BK * BM]; /* transposed: As[p][row] */
@@ -427,8 +451,8 @@ __global__ void __launch_bounds__(LAB7_WT_THREADS, LAB7_WT_MIN_BLOCKS)
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
     /* Where this thread's fragments start in the block tile: its warp's
      * tile, then its place in the warp's grid of thread tiles. */
-    const lab7_coord warp = lab7_warp_tile_origin(t / LAB7_WARP_SIZE);
-    const lab7_coord lane = lab7_thread_in_warp(t % LAB7_WARP_SIZE);
+    const lab7_coord warp = S::warp_origin(t / LAB7_WARP_SIZE);
+    const lab7_coord lane = S::lane_place(t % LAB7_WARP_SIZE);
     const int frag_row = warp.row + lane.row * TM, frag_col = warp.col + lane.col * TN;
 
     /* WMITER*TM x WNITER*TN results per thread, all in registers (every
@@ -441,7 +465,7 @@ __global__ void __launch_bounds__(LAB7_WT_THREADS, LAB7_WT_MIN_BLOCKS)
             acc[i][j] = 0.0f;
     float reg_m[WMITER * TM], reg_n[WNITER * TN];
 
-    warp_tile_share next;
+    share next;
     if (CHECKED)
         fetch_tiles_checked(a, b, m, n, k, block_row, block_col, 0, next);
     else
@@ -502,7 +526,7 @@ __global__ void __launch_bounds__(LAB7_WT_THREADS, LAB7_WT_MIN_BLOCKS)
             for (int i = 0; i < TM; ++i)
 #pragma unroll
                 for (int j = 0; j < TN; j += 4) {
-                    const lab7_coord e = lab7_warp_tile_output(t, wm, wn, i, j);
+                    const lab7_coord e = S::output(t, wm, wn, i, j);
                     const int row = block_row + e.row, col = block_col + e.col;
                     const int ai = wm * TM + i, aj = wn * TN + j;
                     if (CHECKED) {
@@ -518,6 +542,17 @@ __global__ void __launch_bounds__(LAB7_WT_THREADS, LAB7_WT_MIN_BLOCKS)
                                      beta);
                     }
                 }
+}
+
+/* Stage 4: the body with the lab's block tile. At least LAB7_WT_MIN_BLOCKS
+ * blocks per SM: with 256 threads and 2 blocks, at most 128 registers per
+ * thread (handout section 9). */
+template <bool CHECKED>
+__global__ void __launch_bounds__(LAB7_WT_THREADS, LAB7_WT_MIN_BLOCKS)
+    warp_tile_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
+                     const float *__restrict__ b, float beta, float *__restrict__ c)
+{
+    warp_tile_body<warp_shape_large, CHECKED>(m, n, k, alpha, a, b, beta, c);
 }
 
 /* ============================================================ END OF STAGE 4 */
@@ -572,6 +607,13 @@ static lab_status launch(sgemm_kernel kernel, int bm, int bn, int threads, int m
     return LAB_OK;
 }
 
+/* The final stage (optional, bonus), at the end of this file: the launch
+ * with the block tile chosen per size (TODO(7.13)), and its small-tile
+ * kernel for lab7_kernel_attributes. */
+static lab_status sgemm_sized(int m, int n, int k, float alpha, const float *a, const float *b,
+                              float beta, float *c);
+static const void *sized_small_kernel(void);
+
 extern "C" lab_status lab7_sgemm(lab7_stage stage, int m, int n, int k, float alpha,
                                  const float *a, const float *b, float beta, float *c)
 {
@@ -596,6 +638,8 @@ extern "C" lab_status lab7_sgemm(lab7_stage stage, int m, int n, int k, float al
                             LAB7_WT_BK);
         return launch(warp_tile_kernel<false>, LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_THREADS, m, n, k,
                       alpha, a, b, beta, c);
+    case LAB7_STAGE_SIZED:
+        return sgemm_sized(m, n, k, alpha, a, b, beta, c);
     }
     return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_sgemm: no stage %d", (int)stage);
 }
@@ -625,9 +669,111 @@ extern "C" lab_status lab7_kernel_attributes(lab7_stage stage, struct cudaFuncAt
     case LAB7_STAGE_BLOCK_TILE_2D: kernel = (const void *)block_tile_2d_kernel; break;
     case LAB7_STAGE_VECTORISED: kernel = (const void *)vectorised_kernel; break;
     case LAB7_STAGE_WARP_TILE: kernel = (const void *)warp_tile_kernel<false>; break;
+    case LAB7_STAGE_SIZED: kernel = sized_small_kernel(); break;
     default:
         return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_kernel_attributes: no stage %d", (int)stage);
     }
     LAB_CUDA_TRY(cudaFuncGetAttributes(out, kernel));
     return LAB_OK;
+}
+
+/* ========================================================================
+ * Final stage (optional): the block tile chosen per size. Stage 4's body
+ * with a second, 64 x 64 shape, and the rule that picks one of the two.
+ * ===================================================================== */
+
+LAB_HOST_DEVICE int lab7_tile_blocks(int m, int n, int bm, int bn)
+{
+    /* A partial tile at an edge still needs a whole block: round up. */
+    return ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+}
+
+LAB_HOST_DEVICE int lab7_choose_tile(int m, int n, int sm_count)
+{
+    /* The large tile does more work per byte of shared memory read (a
+     * thread's 8 x 8 results against 16 loads per k, where the small tile's
+     * 4 x 8 take 12), so it wins whenever the GPU is full either way. It
+     * loses when its blocks leave SMs with nothing to do: 4 blocks at 256,
+     * 16 at 512, 64 at 1024 against the H100's 132 SMs. So: the large tile
+     * as soon as every SM gets one of its blocks. Not "a full wave of two
+     * blocks per SM": at 2048 its 256 blocks are 8 short of 2 x 132, yet
+     * every SM already has a block and 124 have two, and the small tile's
+     * lower work per block would cost more than the 8 missing blocks. */
+    return lab7_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN) >= sm_count ? LAB7_TILE_LARGE
+                                                                       : LAB7_TILE_SMALL;
+}
+
+/* The small block tile: LAB7_WTS_* of lab7.h. The helpers of TODO(7.8) are
+ * written for the large tile, so this shape does its own index arithmetic,
+ * the same steps with its own sizes. */
+struct warp_shape_small {
+    enum {
+        BM = LAB7_WTS_BM, BN = LAB7_WTS_BN, BK = LAB7_WTS_BK, TM = LAB7_WTS_TM,
+        TN = LAB7_WTS_TN, WMITER = LAB7_WTS_WMITER, WNITER = LAB7_WTS_WNITER,
+        WSUBM = LAB7_WTS_WM / LAB7_WTS_WMITER, WSUBN = LAB7_WTS_WN / LAB7_WTS_WNITER,
+        THREADS = LAB7_WTS_THREADS
+    };
+    static_assert(WMITER >= 1 && WMITER * WNITER * LAB7_WARP_SIZE * TM * TN ==
+                                     LAB7_WTS_WM * LAB7_WTS_WN,
+                  "the warp's thread tiles cover its warp tile");
+    static_assert((WSUBM / TM) * (WSUBN / TN) == LAB7_WARP_SIZE, "32 thread tiles per sub-tile");
+    static_assert(LAB7_SIZE_MULTIPLE % BM == 0 && LAB7_SIZE_MULTIPLE % BN == 0 &&
+                      LAB7_K_MULTIPLE % BK == 0,
+                  "the contract's size rule must suit the small tile too");
+    static __device__ __forceinline__ lab7_coord warp_origin(int warp)
+    {
+        const int across = BN / LAB7_WTS_WN; /* 2 warp tiles across */
+        lab7_coord e = {(warp / across) * LAB7_WTS_WM, (warp % across) * LAB7_WTS_WN};
+        return e;
+    }
+    static __device__ __forceinline__ lab7_coord lane_place(int lane)
+    {
+        const int across = WSUBN / TN; /* 4 thread tiles across a sub-tile */
+        lab7_coord e = {lane / across, lane % across};
+        return e;
+    }
+    static __device__ __forceinline__ lab7_coord output(int t, int wm, int wn, int i, int j)
+    {
+        const lab7_coord w = warp_origin(t / LAB7_WARP_SIZE);
+        const lab7_coord l = lane_place(t % LAB7_WARP_SIZE);
+        lab7_coord e = {w.row + wm * WSUBM + l.row * TM + i, w.col + wn * WSUBN + l.col * TN + j};
+        return e;
+    }
+};
+
+/* 128 threads and up to 4 blocks per SM: the registers stay under 128 per
+ * thread (105 in the sweep's build), and 16 KiB of shared memory per block
+ * (two buffers of two 64 x 16 tiles) lets 4 fit easily. */
+__global__ void __launch_bounds__(LAB7_WTS_THREADS, LAB7_WTS_MIN_BLOCKS)
+    warp_tile_small_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
+                           const float *__restrict__ b, float beta, float *__restrict__ c)
+{
+    warp_tile_body<warp_shape_small, false>(m, n, k, alpha, a, b, beta, c);
+}
+
+/* For lab7_kernel_attributes (given). */
+static const void *sized_small_kernel(void) { return (const void *)warp_tile_small_kernel; }
+
+static lab_status sgemm_sized(int m, int n, int k, float alpha, const float *a, const float *b,
+                              float beta, float *c)
+{
+    /* The SM count, read once: the attribute call costs a trip into the
+     * driver, and the grader calls this entry point thousands of times. One
+     * process, one GPU: a program that switches devices would need one
+     * count per device. In a green context (GRADER_SM_COUNT, design.md
+     * section 3.6) the attribute still reports the whole GPU's SMs (132 on
+     * an H100), so the choice is made for the whole GPU, not for the SMs
+     * granted. */
+    static int sm_count = 0;
+    if (sm_count == 0) {
+        int device = 0, count = 0;
+        LAB_CUDA_TRY(cudaGetDevice(&device));
+        LAB_CUDA_TRY(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+        sm_count = count;
+    }
+    if (lab7_choose_tile(m, n, sm_count) == LAB7_TILE_LARGE)
+        return launch(warp_tile_kernel<false>, LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_THREADS, m, n, k,
+                      alpha, a, b, beta, c);
+    return launch(warp_tile_small_kernel, LAB7_WTS_BM, LAB7_WTS_BN, LAB7_WTS_THREADS, m, n, k,
+                  alpha, a, b, beta, c);
 }

@@ -82,6 +82,9 @@ typedef struct {
 /* Any required row: gate a test's name or NULL, limit_s 0 for the default. */
 #define GRADER_ROW(fn, group, points, gate, limit_s) \
     {#fn, group, GRADER_FN(fn, group), points, 0, gate, limit_s, GRADER_NO_CURVE}
+/* The same for a bonus row. */
+#define GRADER_BONUS_ROW(fn, group, points, gate, limit_s) \
+    {#fn, group, GRADER_FN(fn, group), points, 1, gate, limit_s, GRADER_NO_CURVE}
 /* A speed test with its partial-credit curve (grader_speed_curve):
  *   GRADER_SPEED(gpu_image_bandwidth, GROUP_GPU, 6, "fraction_of_copy_bandwidth",
  *                LAB1_IMAGE_COPY_FRACTION_FLOOR, LAB1_IMAGE_COPY_FRACTION_REFERENCE) */
