@@ -72,13 +72,16 @@
 /* (e) the final stage (bonus): its bandwidth as a fraction of the
  * device-to-device cudaMemcpy of the same bytes, as for (d).
  *
- * Measured by this grader on an H200 only so far (6 rounds of make
- * calibrate, handouts/results/h200-final-stages.txt): reference 0.9507 /
- * 0.9521 / 0.9533 (min / median / max), the unpadded tile in its place
- * 0.2460 / 0.2466 / 0.2470, so the rule allows 0.284 <= T <= 0.827 there
- * and 0.75 keeps 1.27 and 3.04. The H100 session is still to be recorded
- * (gpu_session.sh, LABS="4"); until then the H100 side rests on the probe
- * of handouts/results/h100-lab4-transpose-probe.txt (H100 80GB HBM3, driver
+ * Measured by this grader (make calibrate,
+ * handouts/results/h100-h200-final-stages.txt), min / median / max:
+ *                          reference                 unpadded tile in its place
+ *   H100, 3 rounds   0.9660 0.9671 0.9703     0.3316 0.3317 0.3325
+ *   H200, 6 rounds   0.9507 0.9521 0.9533     0.2460 0.2466 0.2470
+ * so the rule allows 0.382 <= T <= 0.840 on the H100 and 0.284 <= T <=
+ * 0.827 on the H200, and 0.75 keeps at least 1.27 above and 2.26 below.
+ * (Few rounds stand in for the rule's 20: gpu_session.sh, LABS="4", records
+ * them.) The default was set before any grader had timed the stage, from
+ * the probe of handouts/results/h100-lab4-transpose-probe.txt (H100 80GB HBM3, driver
  * of handouts/results/h100-lab4-transpose-probe.txt (H100 80GB HBM3, driver
  * 580.159.04, CUDA 13.0, events, median of 26 runs, not this grader's
  * interleaved timing): the same kernel shape reached 0.962 of cudaMemcpy
@@ -108,10 +111,10 @@
  * make calibrate replaces it on any GPU where it measures both sides. */
 #define LAB4_VECTOR_COPY_FRACTION_MIN CALIBRATED(LAB4_VECTOR_COPY_FRACTION_MIN, 0.75)
 /* Partial credit: floor 0.5, as for (d) (about the padded tile with
- * 32 x 32 threads); the reference's ratio for the review flag, from the
- * H100 probe (the H200's grader median is 0.952). */
+ * 32 x 32 threads); the reference's H100 median (above) for the review
+ * flag. */
 #define LAB4_VECTOR_COPY_FRACTION_FLOOR 0.5
-#define LAB4_VECTOR_COPY_FRACTION_REFERENCE 0.962
+#define LAB4_VECTOR_COPY_FRACTION_REFERENCE 0.967
 
 /* CPU: the worst bank conflict a warp's tile access of the final stage may
  * have. 2 is the fewest the layout allows: for one component, the 16 lanes

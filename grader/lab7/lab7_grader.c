@@ -41,8 +41,7 @@ static const grader_test tests[] = {
     /* Extension: any size. */
     GRADER_BONUS(gpu_any_size_correct, GROUP_GPU, 5),         /* TODO(7.10) */
     /* The optional final stage, the block tile chosen per size: bonus
-     * points, outside the possible total. Its speed threshold is
-     * measured on an H200 so far, not yet on an H100 (lab7_rubric.h). */
+     * points, outside the possible total. */
     GRADER_BONUS(cpu_sized_tile_choice, GROUP_CPU, 2),        /* TODO(7.11) */
     GRADER_BONUS(gpu_sized_correct, GROUP_GPU, 3),            /* TODO(7.11)-(7.13) */
     GRADER_BONUS_SPEED(gpu_sized_speed_vs_lab3, GROUP_GPU, 3, "speedup_over_lab3",

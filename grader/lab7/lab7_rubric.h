@@ -82,15 +82,20 @@
 /* The optional final stage (bonus): the block tile chosen per size, over
  * lab 3's tiled kernel at LAB7_SIZED_SPEED_SIZE^3.
  *
- * Measured by this grader on an H200 only so far (5 rounds of make
- * calibrate, handouts/results/h200-final-stages.txt): reference 1.381 /
- * 1.386 / 1.394 (min / median / max), stage 4 in its place 0.6307 / 0.6326
- * / 0.6408, so the rule allows 0.737 <= T <= 1.20 there and 1.0 keeps 1.38
- * and 1.56. The same session's size bench (L2 flushed, 21 runs) had lab 3
- * at 0.01466 and 0.03744 ms, this stage at 0.01530 and 0.02714 ms at 256
- * and 512: 4% slower than lab 3 at 256, 1.38x faster at 512. The H100
- * numbers below come from other programs; the H100 grader session is still
- * to be recorded.
+ * Measured by this grader (make calibrate,
+ * handouts/results/h100-h200-final-stages.txt), min / median / max:
+ *                          reference               stage 4 in its place
+ *   H100, 3 rounds   1.388 1.397 1.427     0.6390 0.6414 0.6426
+ *   H200, 5 rounds   1.381 1.386 1.394     0.6307 0.6326 0.6408
+ * so the rule allows 0.739 <= T <= 1.207 on the H100 and 0.737 <= T <=
+ * 1.20 on the H200, and 1.0 keeps at least 1.38 above and 1.56 below.
+ * (Few rounds stand in for the rule's 20: gpu_session.sh, LABS="7", records
+ * them.) The size bench of the same sessions (L2 flushed, 21 runs, both
+ * kernels timed alike) had lab 3 / this stage at 0.01456 / 0.01523 ms at
+ * 256 and 0.03725 / 0.02672 ms at 512 on the H100 (0.01466 / 0.01530 and
+ * 0.03744 / 0.02714 on the H200): 4-5% slower than lab 3 at 256, 1.38-1.39x
+ * faster at 512. What follows is how the default was set before any grader
+ * had timed the stage, from other programs.
  *
  * Why 512 and not 256. Issue 27 asks for lab 7's best stage to be no
  * slower than lab 3 from 256 on. At 256, 512 and 1024 the lab's 128 x 128
@@ -112,23 +117,20 @@
  *   at 256: 0.529 <= T <= 0.805. The issue's target, 1.0, is outside: by
  *     these numbers the 64 x 64 tile is about 8% SLOWER than lab 3 at 256,
  *     so no threshold can grade "no slower than lab 3" there, and this
- *     stage does not meet the issue's target at 256 unless the bench,
- *     which times both the same way, says otherwise.
+ *     stage does not meet the issue's target at 256: the size bench,
+ *     which times both the same way, has it 4-5% behind (above).
  *   at 512: 0.734 <= T <= 1.33. 1.0, "no slower than lab 3", is inside:
  *     1.57 times the baseline, and the reference 1.53 times above it.
- * So the test runs at 512 with the issue's own target. The single
- * measurements stand in for the min and max of 20 runs the rule wants:
- * the next GPU session must record them (gpu_session.sh, LABS="7") and
- * make calibrate will then keep or replace 1.0. The baseline is the lab's
+ * So the test runs at 512 with the issue's own target, which the grader's
+ * own measurements (above) confirm on both GPUs. The baseline is the lab's
  * stage 4 in this stage's place (selftest_warp_tile_below_sized_threshold):
  * what a chooser that always picks the large tile launches. */
 #define LAB7_SIZED_SPEED_SIZE 512
 #define LAB7_SIZED_SPEEDUP_MIN CALIBRATED(LAB7_SIZED_SPEEDUP_MIN, 1.0)
 /* Partial credit: floor 0.64, stage 4's ratio at 512 (above), so a stage
- * no faster than its large tile alone earns nothing; the reference's
- * ratio on the H100, about 1.53 (1.526, from the sweep), for the review
- * flag (the H200's grader median is 1.386). */
+ * no faster than its large tile alone earns nothing; the reference's H100
+ * median (above) for the review flag. */
 #define LAB7_SIZED_SPEEDUP_FLOOR 0.64
-#define LAB7_SIZED_SPEEDUP_REFERENCE 1.53
+#define LAB7_SIZED_SPEEDUP_REFERENCE 1.397
 
 #endif
