@@ -56,7 +56,15 @@
  * the queue of per-block atomics (half as many blocks as stage (3), so 2x)
  * being what limits them. 0.22 is 17% under their H200 fraction and 40%
  * under their H100 one, and 16% over stage (3)'s H100 fraction. 0.75 for
- * stage (6) is 23% under its lowest run. */
+ * stage (6) is 23% under its lowest run.
+ * Measured again on the H200 on 2026-11-27 (make calibrate, 20 rounds,
+ * handouts/results/h200-calibrate-20.txt): (4) 0.2417-0.2431, (5)
+ * 0.2420-0.2430, stage (3) in their place 0.1273-0.1278. 0.22 then keeps
+ * 9.9% under the reference, short of the rule's 15%: the grader timed
+ * stage (4) at 0.535 ms there while make bench, the same day, timed the
+ * same kernel at 0.4865 ms, as both did before. On the H100 the two agree
+ * (0.341 of the copy). The cause, in the grader's run on the H200 only, is
+ * not yet found; 0.22 stays until it is (the reference passed every round). */
 #define LAB5_FIRST_ADD_COPY_FRACTION_MIN CALIBRATED(LAB5_FIRST_ADD_COPY_FRACTION_MIN, 0.22)
 #define LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN CALIBRATED(LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN, 0.22)
 #define LAB5_GRID_STRIDE_COPY_FRACTION_MIN CALIBRATED(LAB5_GRID_STRIDE_COPY_FRACTION_MIN, 0.75)
