@@ -302,6 +302,11 @@ int bench_run(const bench_problem *p, const bench_options *o)
                 continue;
             }
         }
+        if (status != 0 && (p->optional_kernels >> k & 1u)) {
+            bench_note("lab %d %s %s: %s, an optional stage, left out (status %d: %s)", p->lab,
+                       p->problem, p->size, e->name, status, lab_last_error());
+            continue;
+        }
         if (status != 0) {
             first_error = first_error ? first_error : failed(p, e, status);
             continue;

@@ -15,5 +15,5 @@ int main(int argc, char **argv)
     };
     /* 4096: the uncoalesced baseline takes about 0.3 s a call there. */
     static const int sizes[] = {1024, 2048, 4096};
-    return bench_matmul(2, &lab_kernel_table, &baseline, kernels, 1, sizes, 3, &o) != 0;
+    return bench_matmul(2, &lab_kernel_table, &baseline, kernels, 1, 0, sizes, 3, &o) != 0;
 }

@@ -16,5 +16,5 @@ int main(int argc, char **argv)
         {"thread_tile", "1D thread tile (bonus)", LAB3_ROW_THREAD_TILE},
     };
     static const int sizes[] = {1024, 2048, 4096};
-    return bench_matmul(3, &lab_kernel_table, &baseline, kernels, 3, sizes, 3, &o) != 0;
+    return bench_matmul(3, &lab_kernel_table, &baseline, kernels, 3, 0, sizes, 3, &o) != 0;
 }

@@ -22,8 +22,9 @@ static bench_entry entry(const bench_matmul_kernel *k, kernel_call *call)
 }
 
 int bench_matmul(int lab, const kernel_table *table, const bench_matmul_kernel *baseline,
-                 const bench_matmul_kernel *kernels, int kernel_count, const int *sizes,
-                 int size_count, const bench_options *o)
+                 const bench_matmul_kernel *kernels, int kernel_count,
+                 unsigned optional_kernels, const int *sizes, int size_count,
+                 const bench_options *o)
 {
     if (kernel_count > MAX_KERNELS) {
         fprintf(stderr, "bench_matmul: at most %d kernels\n", MAX_KERNELS);
@@ -59,6 +60,7 @@ int bench_matmul(int lab, const kernel_table *table, const bench_matmul_kernel *
             .work = kernel_row_flops(base.row, args.size), .unit = "GFLOP/s",
             .baseline = entry(baseline, &base),
             .kernels = entries, .kernel_count = kernel_count,
+            .optional_kernels = optional_kernels,
             .ceiling = {"cublas", "cuBLAS SGEMM, FP32 (pedantic: no TF32)", kernel_call_launch,
                         &ceiling},
             .ceiling_name = "cublas_fp32",

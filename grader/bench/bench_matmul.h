@@ -20,10 +20,12 @@ typedef struct {
 
 /* Times every kernel against `baseline` at each size (square M = N = K),
  * with cuBLAS as the ceiling; prints the plan line first. Returns 0 or the
- * first failure's status (the other points still run). */
+ * first failure's status (the other points still run). `optional_kernels`:
+ * bench_problem's. */
 int bench_matmul(int lab, const kernel_table *table, const bench_matmul_kernel *baseline,
-                 const bench_matmul_kernel *kernels, int kernel_count, const int *sizes,
-                 int size_count, const bench_options *o);
+                 const bench_matmul_kernel *kernels, int kernel_count,
+                 unsigned optional_kernels, const int *sizes, int size_count,
+                 const bench_options *o);
 
 #ifdef __cplusplus
 }
