@@ -81,10 +81,9 @@
  * 0.827 on the H200, and 0.75 keeps at least 1.27 above and 2.26 below.
  * (Few rounds stand in for the rule's 20: gpu_session.sh, LABS="4", records
  * them.) The default was set before any grader had timed the stage, from
- * the probe of handouts/results/h100-lab4-transpose-probe.txt (H100 80GB HBM3, driver
- * of handouts/results/h100-lab4-transpose-probe.txt (H100 80GB HBM3, driver
- * 580.159.04, CUDA 13.0, events, median of 26 runs, not this grader's
- * interleaved timing): the same kernel shape reached 0.962 of cudaMemcpy
+ * the probe of handouts/results/h100-lab4-transpose-probe.txt (H100 80GB
+ * HBM3, driver 580.159.04, CUDA 13.0, events, median of 26 runs, not this
+ * grader's interleaved timing): the same kernel shape reached 0.962 of cudaMemcpy
  * (pitch 65; every other round within 0.003 of it), against 0.934-0.937 for
  * (d)'s shape.
  *

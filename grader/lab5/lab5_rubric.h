@@ -62,9 +62,13 @@
  * 0.2420-0.2430, stage (3) in their place 0.1273-0.1278. 0.22 then keeps
  * 9.9% under the reference, short of the rule's 15%: the grader timed
  * stage (4) at 0.535 ms there while make bench, the same day, timed the
- * same kernel at 0.4865 ms, as both did before. On the H100 the two agree
- * (0.341 of the copy). The cause, in the grader's run on the H200 only, is
- * not yet found; 0.22 stays until it is (the reference passed every round). */
+ * same kernel at 0.4865 ms, as both did before. On the H100 it went the
+ * other way: on 2026-11-22 the grader read 0.367 (1085 GB/s) while that
+ * day's bench read 1007 GB/s; now both read 0.341 (1009 GB/s). The kernel
+ * did not change, so the grader's setting moves this atomic-bound stage by
+ * up to 10% (the clocks, or where its one-float sum lands in the L2); the
+ * cause is not yet found, and 0.22 stays until it is (the reference passed
+ * every round). The handout's table quotes the 2026-11-22 grader. */
 #define LAB5_FIRST_ADD_COPY_FRACTION_MIN CALIBRATED(LAB5_FIRST_ADD_COPY_FRACTION_MIN, 0.22)
 #define LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN CALIBRATED(LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN, 0.22)
 #define LAB5_GRID_STRIDE_COPY_FRACTION_MIN CALIBRATED(LAB5_GRID_STRIDE_COPY_FRACTION_MIN, 0.75)
