@@ -160,7 +160,7 @@ static void print_result(const bench_problem *p, const bench_entry *e, bench_rol
         printf(",\"speedup\":%.6g", speedup);
     if (role == BENCH_CEILING) /* whether rows are held to it (bench_rules.h) */
         printf(",\"limit\":%s",
-               bench_ceiling_is_limit(ms->median, p->ceiling_over_bus) ? "true" : "false");
+               bench_ceiling_is_limit(ms->median, p->over_bus) ? "true" : "false");
     printf(",\"spread\":%.4g,\"steady\":%s,\"tries\":%d,\"settle_runs\":%d",
            ms->min > 0 ? ms->max / ms->min : 0.0, m->steady ? "true" : "false", m->tries,
            m->settle_runs);
@@ -197,14 +197,22 @@ static int settle(const bench_entry *e)
     return status ? -status : runs;
 }
 
+/* Whether a measurement must be made again (bench_rules.h): too spread,
+ * or drifted where the problem's data does not cross the bus. */
+static int unsteady(const bench_problem *p, const stats_summary *ms)
+{
+    return bench_too_spread(ms->min, ms->median, ms->max) ||
+           (!p->over_bus && bench_drifted(ms->min, ms->median));
+}
+
 /* `e` settled, then timed (interleaved with `baseline`, or alone where it
  * is NULL: the baseline without kernels, the ceiling) until every timed
  * entry's spread is within its limit, the steadiest of the tries kept: `r`,
  * and in `kernel` and `base` (NULL when alone) how each was measured.
  * Returns 0 or the failing launch's status. */
-static int measure_steadily(const bench_entry *e, const bench_entry *baseline,
-                            const bench_options *o, timing_ab_result *r, measured *kernel,
-                            measured *base)
+static int measure_steadily(const bench_problem *p, const bench_entry *e,
+                            const bench_entry *baseline, const bench_options *o,
+                            timing_ab_result *r, measured *kernel, measured *base)
 {
     measured unused;
     base = base ? base : &unused;
@@ -231,18 +239,19 @@ static int measure_steadily(const bench_entry *e, const bench_entry *baseline,
         kernel->tries = base->tries = t + 1;
         kernel->ms = r->a_ms;
         base->ms = r->b_ms;
-        kernel->steady = !bench_too_spread(r->a_ms.min, r->a_ms.median, r->a_ms.max);
-        base->steady = !baseline || !bench_too_spread(r->b_ms.min, r->b_ms.median, r->b_ms.max);
+        kernel->steady = !unsteady(p, &r->a_ms);
+        base->steady = !baseline || !unsteady(p, &r->b_ms);
         if (kernel->steady && base->steady)
             break;
     }
     return 0;
 }
 
-static int measure_alone(const bench_entry *e, const bench_options *o, measured *out)
+static int measure_alone(const bench_problem *p, const bench_entry *e, const bench_options *o,
+                         measured *out)
 {
     timing_ab_result r;
-    return measure_steadily(e, NULL, o, &r, out, NULL);
+    return measure_steadily(p, e, NULL, o, &r, out, NULL);
 }
 
 static double rate_of(const bench_problem *p, const stats_summary *ms)
@@ -253,7 +262,7 @@ static double rate_of(const bench_problem *p, const stats_summary *ms)
 static int above_ceiling(const bench_problem *p, const measured *kernel, const measured *ceiling)
 {
     return bench_above_ceiling(rate_of(p, &kernel->ms), rate_of(p, &ceiling->ms),
-                               bench_ceiling_is_limit(ceiling->ms.median, p->ceiling_over_bus));
+                               bench_ceiling_is_limit(ceiling->ms.median, p->over_bus));
 }
 
 /* bench_run's status for a kernel measured faster than its ceiling twice. */
@@ -272,7 +281,7 @@ int bench_run(const bench_problem *p, const bench_options *o)
     int first_error = 0;
     /* The ceiling first, so that every kernel can be held against it. */
     measured ceiling = {.tries = 0};
-    if (p->ceiling.launch && (status = measure_alone(&p->ceiling, o, &ceiling)) != 0) {
+    if (p->ceiling.launch && (status = measure_alone(p, &p->ceiling, o, &ceiling)) != 0) {
         first_error = failed(p, &p->ceiling, status);
         ceiling.tries = 0;
     }
@@ -286,13 +295,13 @@ int bench_run(const bench_problem *p, const bench_options *o)
         timing_ab_result r;
         measured kernel, base;
         if (status == 0)
-            status = measure_steadily(e, &p->baseline, o, &r, &kernel, &base);
+            status = measure_steadily(p, e, &p->baseline, o, &r, &kernel, &base);
         if (status == 0 && ceiling.tries && above_ceiling(p, &kernel, &ceiling)) {
             /* Once more, the ceiling too (the faster ceiling is kept). */
             measured again;
-            if (measure_alone(&p->ceiling, o, &again) == 0 && again.ms.median < ceiling.ms.median)
+            if (measure_alone(p, &p->ceiling, o, &again) == 0 && again.ms.median < ceiling.ms.median)
                 ceiling = again;
-            status = measure_steadily(e, &p->baseline, o, &r, &kernel, &base);
+            status = measure_steadily(p, e, &p->baseline, o, &r, &kernel, &base);
             if (status == 0 && above_ceiling(p, &kernel, &ceiling)) {
                 bench_note("lab %d %s %s: %s measured %.6g %s, above its ceiling %s (%.6g %s), "
                            "twice: an error of the measurement, left out",
@@ -316,7 +325,7 @@ int bench_run(const bench_problem *p, const bench_options *o)
         print_result(p, e, BENCH_KERNEL, &kernel, r.ratio, verified, o);
     }
     if (baseline.tries == 0) { /* no kernel ran: time the baseline alone */
-        status = measure_alone(&p->baseline, o, &baseline);
+        status = measure_alone(p, &p->baseline, o, &baseline);
         if (status != 0)
             first_error = first_error ? first_error : failed(p, &p->baseline, status);
     }

@@ -21,8 +21,8 @@
  *
  * The clocks (bench_rules.h): before every measurement the entry runs until
  * its time has settled ("settle_runs"); a row whose runs spread more than
- * the limit is measured again, the steadiest kept ("spread", "tries",
- * "steady"); the ceiling is timed first, and a kernel faster than it is
+ * the limit, or whose median drifted above its fastest run, is measured
+ * again, the steadiest kept ("spread", "tries", "steady"); the ceiling is timed first, and a kernel faster than it is
  * measured again with the ceiling, and left out with an error note if it
  * stays faster. */
 #ifndef BENCH_CORE_H
@@ -63,7 +63,9 @@ typedef struct {
     unsigned optional_kernels;
     bench_entry ceiling;    /* launch NULL: none */
     const char *ceiling_name; /* "memcpy_d2d", "cublas_fp32", ... */
-    int ceiling_over_bus;   /* the problem moves its data over PCIe: its ceiling is no hard limit (bench_rules.h) */
+    /* The problem moves its data over PCIe (lab 6): its ceiling is no hard
+     * limit, and its rows' drift is the bus's, not the GPU's (bench_rules.h). */
+    int over_bus;
     /* The output every entry writes, compared with the baseline's (NULL: not
      * compared, e.g. host memory). */
     float *out;

@@ -127,7 +127,7 @@ int main(int argc, char **argv)
                          kernel_call_launch, &serial_row},
             .kernels = kernels, .kernel_count = 2,
             .ceiling = {"longest_stage", stages[longest].label, stages[longest].launch, &serial},
-            .ceiling_name = "longest_stage", .ceiling_over_bus = 1, .out = NULL};
+            .ceiling_name = "longest_stage", .over_bus = 1, .out = NULL};
         int status = bench_run(&prob, &o);
         first_error = first_error ? first_error : status;
     }

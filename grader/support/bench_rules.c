@@ -25,6 +25,11 @@ int bench_settled(const double *ms, int n)
                                         (1.0 - BENCH_SETTLE_TOLERANCE);
 }
 
+int bench_drifted(double min_ms, double median_ms)
+{
+    return median_ms >= BENCH_SHORT_MS && min_ms > 0.0 && median_ms > min_ms * BENCH_DRIFT_MAX;
+}
+
 double bench_spread_limit(double median_ms)
 {
     return median_ms >= BENCH_SHORT_MS ? BENCH_SPREAD_MAX : BENCH_SPREAD_MAX_SHORT;
@@ -54,5 +59,7 @@ bench_row_fate bench_row_fate_of(double min_ms, double median_ms, double max_ms,
         bench_above_ceiling(1.0 / median_ms, 1.0 / ceiling_median_ms,
                             bench_ceiling_is_limit(ceiling_median_ms, 0)))
         return ceiling_checks < 2 ? BENCH_ROW_RECHECK : BENCH_ROW_ABOVE_CEILING;
-    return bench_too_spread(min_ms, median_ms, max_ms) ? BENCH_ROW_UNSTEADY : BENCH_ROW_KEPT;
+    return bench_too_spread(min_ms, median_ms, max_ms) || bench_drifted(min_ms, median_ms)
+               ? BENCH_ROW_UNSTEADY
+               : BENCH_ROW_KEPT;
 }

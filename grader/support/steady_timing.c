@@ -101,7 +101,8 @@ int timing_measure_steadily(const steady_entry *e, const timing_plan *plan,
             out->settle_runs = settle_runs;
         }
         out->tries = t + 1;
-        out->steady = !bench_too_spread(out->ms.min, out->ms.median, out->ms.max);
+        out->steady = !bench_too_spread(out->ms.min, out->ms.median, out->ms.max) &&
+                      !bench_drifted(out->ms.min, out->ms.median);
         if (out->steady)
             break;
     }
