@@ -189,7 +189,7 @@ static const grader_test tests[] = {
     CPU_TEST(settle_never_on_jumping_runs),
     CPU_TEST(spread_limits_long_and_short_rows),
     CPU_TEST(rate_above_ceiling_is_an_error),
-        CPU_TEST(ceiling_over_the_bus_is_no_limit),
+    CPU_TEST(ceiling_over_the_bus_is_no_limit),
     CPU_TEST(clock_ramp_between_ceiling_and_kernel_is_caught),
     CPU_TEST(row_fate_kept_or_unsteady_below_the_ceiling),
     CPU_TEST(row_fate_above_the_ceiling_is_rechecked_then_an_error),
