@@ -58,7 +58,9 @@ typedef struct {
     int kernel_count;
     bench_entry ceiling;    /* launch NULL: none */
     const char *ceiling_name; /* "memcpy_d2d", "cublas_fp32", ... */
-    int ceiling_over_bus;   /* the problem moves its data over PCIe: its ceiling is no hard limit (bench_rules.h) */
+    /* The problem moves its data over PCIe: its ceiling is no hard limit
+     * (bench_rules.h). */
+    int ceiling_over_bus;
     /* The output every entry writes, compared with the baseline's (NULL: not
      * compared, e.g. host memory). */
     float *out;
