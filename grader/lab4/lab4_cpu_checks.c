@@ -460,6 +460,23 @@ static int vec_record_coverage(const sim_thread *t, void *ctx)
     return 0;
 }
 
+/* The tile word that the write (after the load) or the read (for the
+ * store) of component k puts thread t at, checked to lie in the tile. */
+static int vec_tile_word(int read, lab_dim3 t, int pass, int k, int pitch)
+{
+    const int words = LAB4_VEC_TILE * pitch;
+    int word = read ? lab4_vec_tile_read_offset(t, pass, k, pitch)
+                    : lab4_vec_tile_write_offset(t, pass, k, pitch);
+    GRADER_CHECK(word >= 0 && word < words,
+                 "TODO(%s) %s(thread (%d,%d), pass %d, k %d, pitch %d) returned word %d, "
+                 "outside the tile's %d words (%d rows of %d). See %s, section %s.",
+                 VEC_OFFSETS.todo,
+                 read ? "lab4_vec_tile_read_offset" : "lab4_vec_tile_write_offset", t.x, t.y,
+                 pass, k, pitch, word, words, LAB4_VEC_TILE, pitch, VEC_OFFSETS.handout,
+                 VEC_OFFSETS.section);
+    return word;
+}
+
 /* One block's trip through the 64-row tile at `pitch`: which element of
  * `in` each word holds after the loads, then whether each stored component
  * reads the element it needs. */
@@ -474,22 +491,12 @@ static void vec_simulate_block(int rows, int cols, int pitch, lab_dim3 block_idx
                 for (int tx = 0; tx < LAB4_VEC_THREADS; ++tx)
                     for (int k = 0; k < LAB4_VEC_WIDTH; ++k) {
                         lab_dim3 t = sim_dim3(tx, ty, 0);
-                        const char *helper = store ? "lab4_vec_tile_read_offset"
-                                                   : "lab4_vec_tile_write_offset";
                         lab4_coord e = vec_component(
                             store ? lab4_vec_store_element(block_idx, t, pass)
                                   : lab4_vec_load_element(block_idx, t, pass), k);
                         if (!(store ? inside(e, cols, rows) : inside(e, rows, cols)))
                             continue;
-                        int word = store ? lab4_vec_tile_read_offset(t, pass, k, pitch)
-                                         : lab4_vec_tile_write_offset(t, pass, k, pitch);
-                        GRADER_CHECK(word >= 0 && word < words,
-                                     "TODO(%s) %s(thread (%d,%d), pass %d, k %d, pitch %d) "
-                                     "returned word %d, outside the tile's %d words (%d rows "
-                                     "of %d). See %s, section %s.",
-                                     VEC_OFFSETS.todo, helper, tx, ty, pass, k, pitch, word,
-                                     words, LAB4_VEC_TILE, pitch, VEC_OFFSETS.handout,
-                                     VEC_OFFSETS.section);
+                        int word = vec_tile_word(store, t, pass, k, pitch);
                         if (!store) {
                             GRADER_CHECK(holds[word] < 0,
                                          "TODO(%s) two loads of block (%d,%d) write word %d of "
@@ -664,7 +671,6 @@ void cpu_vector_accesses_coalesced(void **state)
 static worst_access vec_survey_access(int read, int pitch)
 {
     worst_access worst = {0};
-    const int words_in_tile = LAB4_VEC_TILE * pitch;
     for (int pass = 0; pass < LAB4_VEC_PASSES; ++pass)
         for (int k = 0; k < LAB4_VEC_WIDTH; ++k)
             for (int warp = 0; warp < LAB4_VEC_THREADS / 2; ++warp) {
@@ -672,16 +678,7 @@ static worst_access vec_survey_access(int read, int pitch)
                 for (int lane = 0; lane < LAUNCH_SIM_WARP_SIZE; ++lane) {
                     lab_dim3 t = sim_dim3(lane % LAB4_VEC_THREADS,
                                           2 * warp + lane / LAB4_VEC_THREADS, 0);
-                    words[lane] = read ? lab4_vec_tile_read_offset(t, pass, k, pitch)
-                                       : lab4_vec_tile_write_offset(t, pass, k, pitch);
-                    GRADER_CHECK(words[lane] >= 0 && words[lane] < words_in_tile,
-                                 "TODO(%s) %s(thread (%d,%d), pass %d, k %d, pitch %d) returned "
-                                 "word %d, outside the tile's %d words. See %s, section %s.",
-                                 VEC_OFFSETS.todo,
-                                 read ? "lab4_vec_tile_read_offset"
-                                      : "lab4_vec_tile_write_offset",
-                                 t.x, t.y, pass, k, pitch, words[lane], words_in_tile,
-                                 VEC_OFFSETS.handout, VEC_OFFSETS.section);
+                    words[lane] = vec_tile_word(read, t, pass, k, pitch);
                     for (int j = 0; j < lane; ++j)
                         GRADER_CHECK(words[j] != words[lane],
                                      "TODO(%s) lanes %d and %d of warp %d (16x16 threads, pass "

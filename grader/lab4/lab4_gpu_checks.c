@@ -35,8 +35,7 @@ static void expect_shared_tile(lab4_version v)
                  lab_status_name(status), lab_last_error());
     grader_metric("shared_bytes", (double)attr.sharedSizeBytes, "bytes");
     grader_metric("registers_per_thread", attr.numRegs, "registers");
-    const int tile = v == LAB4_VECTOR ? LAB4_VEC_TILE : LAB4_TILE;
-    const int pitch = v == LAB4_SMEM ? tile : tile + 1;
+    const int tile = info->tile, pitch = v == LAB4_SMEM ? tile : tile + 1;
     size_t need = (size_t)tile * (size_t)pitch * sizeof(float);
     GRADER_CHECK(attr.sharedSizeBytes >= need,
                  "TODO(%s): the %s kernel declares %zu bytes of static shared memory; its tile "
@@ -149,8 +148,7 @@ static void expect_version_shifted(lab4_version v, int rows, int cols, int squar
     grader_unwatch();
     /* The wrong values first: their pattern says more than stray writes do. */
     dbuf_download(&d_out, got);
-    int tile = v == LAB4_VECTOR ? LAB4_VEC_TILE : LAB4_TILE;
-    expect_transpose(got + shift, in + shift, rows, cols, squares_passed, tile, call,
+    expect_transpose(got + shift, in + shift, rows, cols, squares_passed, info->tile, call,
                      info->hint);
     for (int i = 0; i < shift; ++i)
         GRADER_CHECK(guard_is_poison(got[i]),

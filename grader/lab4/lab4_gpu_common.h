@@ -13,6 +13,7 @@ typedef struct {
     const char *todo;     /* the kernel's TODO, e.g. "4.6" */
     const char *section;  /* the handout section about the kernel */
     int block_threads;    /* threads per block of its launch */
+    int tile;             /* floats on a side of its shared tile */
     const char *hint;     /* what to check when its output is wrong */
 } lab4_version_info;
 

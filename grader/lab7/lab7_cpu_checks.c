@@ -383,17 +383,15 @@ void cpu_warp_tile_coverage(void **state)
 
 /* ------------------------- TODO 7.11: the final stage's block tile per size */
 
-/* The grader's own block count and rule (handout section 15.2): the large
- * tile when its blocks give every SM at least one. */
-static long long expected_blocks(int m, int n, int bm, int bn)
+long long lab7_grader_tile_blocks(int m, int n, int bm, int bn)
 {
     return (long long)sim_ceil_div(m, bm) * sim_ceil_div(n, bn);
 }
 
-static int expected_tile(int m, int n, int sms)
+int lab7_grader_tile(int m, int n, int sms)
 {
-    return expected_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN) >= sms ? LAB7_TILE_LARGE
-                                                                 : LAB7_TILE_SMALL;
+    return lab7_grader_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN) >= sms ? LAB7_TILE_LARGE
+                                                                         : LAB7_TILE_SMALL;
 }
 
 static const char *tile_name(int tile)
@@ -405,10 +403,10 @@ static const char *tile_name(int tile)
 
 static void expect_choice(int m, int n, int sms)
 {
-    const int want = expected_tile(m, n, sms), got = lab7_choose_tile(m, n, sms);
+    const int want = lab7_grader_tile(m, n, sms), got = lab7_choose_tile(m, n, sms);
     if (got == want)
         return;
-    const long long large = expected_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN);
+    const long long large = lab7_grader_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN);
     const char *why = "";
     if (want == LAB7_TILE_LARGE && large < (long long)sms * LAB7_WT_MIN_BLOCKS)
         why = " Its blocks give every SM one but fall short of a full wave of "
@@ -438,7 +436,7 @@ void cpu_sized_tile_choice(void **state)
     };
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; ++i) {
         const int m = counts[i].m, n = counts[i].n, bm = counts[i].bm, bn = counts[i].bn;
-        const long long want = expected_blocks(m, n, bm, bn);
+        const long long want = lab7_grader_tile_blocks(m, n, bm, bn);
         const int got = lab7_tile_blocks(m, n, bm, bn);
         GRADER_CHECK(got == want,
                      "TODO(7.11) lab7_tile_blocks(m=%d, n=%d, bm=%d, bn=%d) returned %d, "

@@ -452,9 +452,8 @@ void gpu_sized_correct(void **state)
         int seeds = macs > (1LL << 28) ? 1 : 2;
         for (int seed = 0; seed < seeds; ++seed)
             expect_sgemm(&impl, s, grader_seed() + 7000 + 10 * i + (uint64_t)seed, plain);
-        const long long large =
-            (long long)((s.m + LAB7_WT_BM - 1) / LAB7_WT_BM) * ((s.n + LAB7_WT_BN - 1) / LAB7_WT_BN);
-        const int tile = large >= sms ? LAB7_TILE_LARGE : LAB7_TILE_SMALL;
+        const long long large = lab7_grader_tile_blocks(s.m, s.n, LAB7_WT_BM, LAB7_WT_BN);
+        const int tile = lab7_grader_tile(s.m, s.n, sms);
         used[tile] = 1;
         const unsigned bm = tile == LAB7_TILE_LARGE ? LAB7_WT_BM : LAB7_WTS_BM;
         const unsigned bn = tile == LAB7_TILE_LARGE ? LAB7_WT_BN : LAB7_WTS_BN;

@@ -1,5 +1,6 @@
-/* Lab 7's four stages (and the optional final one) as plain C = A * B (alpha 1, beta 0), the shape
- * grader/matmul times and checks: shared by the grader and the size bench. */
+/* Lab 7's four stages (and the optional final one) as plain C = A * B
+ * (alpha 1, beta 0), the shape grader/matmul times and checks: shared by
+ * the grader and the size bench. */
 #ifndef LAB7_STAGES_H
 #define LAB7_STAGES_H
 

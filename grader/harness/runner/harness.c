@@ -5,6 +5,7 @@
 #include "harness_internal.h"
 #include "calibration.h"
 #include "gpu_keeper.h"
+#include "sm_limit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -518,8 +519,7 @@ int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness
            (unsigned long long)grader_seed());
     harness_calibration = &run_calibration;
 
-    const char *sm_count = getenv("GRADER_SM_COUNT");
-    harness_green_context_unordered = suite->orders_by_legacy_stream && sm_count && *sm_count;
+    harness_green_context_unordered = suite->orders_by_legacy_stream && sm_limit_requested();
 
     score_totals totals = {0};
     run_all(&opt, chosen, selected, procs, outs, ended, &totals);

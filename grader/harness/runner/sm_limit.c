@@ -15,6 +15,12 @@ static int granted;
 
 int sm_limit_granted(void) { return granted; }
 
+int sm_limit_requested(void)
+{
+    const char *text = getenv("GRADER_SM_COUNT");
+    return text && *text;
+}
+
 void sm_limit_describe(char *line, size_t size, int sms)
 {
     if (sms <= 0 || size == 0)
@@ -40,8 +46,7 @@ void sm_limit_describe(char *line, size_t size, int sms)
  * builds, and only this instructor's tool says it cannot run. */
 int sm_limit_apply(char *message, size_t size)
 {
-    const char *text = getenv("GRADER_SM_COUNT");
-    if (!text || !*text)
+    if (!sm_limit_requested())
         return 0;
     snprintf(message, size, "GRADER_SM_COUNT needs green contexts, which this build's CUDA "
              "headers (%d) do not have (12.4 or newer)", CUDA_VERSION);
@@ -99,9 +104,9 @@ static int failed(char *message, size_t size, long wanted, const char *step, CUr
 
 int sm_limit_apply(char *message, size_t size)
 {
-    const char *text = getenv("GRADER_SM_COUNT");
-    if (!text || !*text)
+    if (!sm_limit_requested())
         return 0;
+    const char *text = getenv("GRADER_SM_COUNT");
     char *end;
     long wanted = strtol(text, &end, 10);
     if (*end || wanted < 1 || wanted > 100000) {

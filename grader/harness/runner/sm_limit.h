@@ -17,6 +17,10 @@
 extern "C" {
 #endif
 
+/* Whether GRADER_SM_COUNT is set (and not empty): the run asks for a
+ * green context, whether or not it can be made. */
+int sm_limit_requested(void);
+
 /* Applies GRADER_SM_COUNT, if set. Returns the SMs granted (0 when the
  * variable is unset or there is no device); -1 with a sentence in
  * `message` when it is set but cannot be applied. */
