@@ -262,7 +262,7 @@ static double rate_of(const bench_problem *p, const stats_summary *ms)
 static int above_ceiling(const bench_problem *p, const measured *kernel, const measured *ceiling)
 {
     return bench_above_ceiling(rate_of(p, &kernel->ms), rate_of(p, &ceiling->ms),
-                               bench_ceiling_is_limit(ceiling->ms.median, p->over_bus));
+                               bench_ceiling_slack(ceiling->ms.median, p->over_bus));
 }
 
 /* bench_run's status for a kernel measured faster than its ceiling twice. */

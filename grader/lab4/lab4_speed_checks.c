@@ -194,10 +194,10 @@ void gpu_vector_fraction_of_copy(void **state)
  * of make bench apply (bench_rules.h, steady_timing.h): every row warms up
  * until its time has settled, records its spread (max/min of its runs) and
  * is measured again while that spread is above the limit; cudaMemcpy, the
- * ceiling, is timed first, and a kernel more than BENCH_CEILING_SLACK
- * faster than it is measured again with it and, still faster, left out as
- * an error of the measurement (a transpose moves the same bytes as the
- * copy, so it cannot beat it). */
+ * ceiling, is timed first, and a kernel faster than it by more than its
+ * slack (bench_ceiling_slack) is measured again with it and, still faster,
+ * left out as an error of the measurement (a transpose moves the same
+ * bytes as the copy, so it cannot beat it by much). */
 
 /* The metrics' names, and the rows they time. */
 static const struct {

@@ -183,10 +183,10 @@ static kernel_call table_call(int row, const table_problem *p)
  * kernels run one after the other, not interleaved, so every row warms up
  * until its time has settled, records its spread (max/min of its runs) and
  * is measured again while that spread is above the limit. cuBLAS, the
- * ceiling, is timed first; a kernel more than BENCH_CEILING_SLACK faster
- * than it is measured again with it and, still faster, left out as an
- * error of the measurement: the issue's make bench run printed a thread
- * tile at 117.7% of a cuBLAS timed while the clocks were down.
+ * ceiling, is timed first; a kernel faster than it by more than its slack
+ * (bench_ceiling_slack) is measured again with it and, still faster, left
+ * out as an error of the measurement: the issue's make bench run printed a
+ * thread tile at 117.7% of a cuBLAS timed while the clocks were down.
  *
  * A test keeps at most 24 metrics (RECORD_MAX_METRICS): per row its
  * GFLOP/s, fraction of cuBLAS and spread (the printed table also has the

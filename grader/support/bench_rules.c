@@ -40,14 +40,20 @@ int bench_too_spread(double min_ms, double median_ms, double max_ms)
     return !(min_ms > 0.0) || max_ms > min_ms * bench_spread_limit(median_ms);
 }
 
-int bench_ceiling_is_limit(double ceiling_ms, int over_bus)
+double bench_ceiling_slack(double ceiling_ms, int over_bus)
 {
-    return !over_bus && ceiling_ms >= BENCH_SHORT_MS;
+    if (ceiling_ms < BENCH_SHORT_MS)
+        return BENCH_SHORT_CEILING_SLACK;
+    return over_bus ? BENCH_BUS_CEILING_SLACK : 0.0;
 }
 
-int bench_above_ceiling(double rate, double ceiling_rate, int ceiling_is_limit)
+int bench_ceiling_is_limit(double ceiling_ms, int over_bus)
 {
-    double slack = ceiling_is_limit ? 0.0 : BENCH_CEILING_SLACK;
+    return bench_ceiling_slack(ceiling_ms, over_bus) == 0.0;
+}
+
+int bench_above_ceiling(double rate, double ceiling_rate, double slack)
+{
     return ceiling_rate > 0.0 && rate > ceiling_rate * (1.0 + slack);
 }
 
@@ -57,7 +63,7 @@ bench_row_fate bench_row_fate_of(double min_ms, double median_ms, double max_ms,
     /* A time of zero is no measurement: never faster than anything. */
     if (median_ms > 0.0 && ceiling_median_ms > 0.0 &&
         bench_above_ceiling(1.0 / median_ms, 1.0 / ceiling_median_ms,
-                            bench_ceiling_is_limit(ceiling_median_ms, 0)))
+                            bench_ceiling_slack(ceiling_median_ms, 0)))
         return ceiling_checks < 2 ? BENCH_ROW_RECHECK : BENCH_ROW_ABOVE_CEILING;
     return bench_too_spread(min_ms, median_ms, max_ms) || bench_drifted(min_ms, median_ms)
                ? BENCH_ROW_UNSTEADY

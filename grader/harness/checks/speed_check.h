@@ -55,6 +55,20 @@ int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline
                   void *baseline_ctx, const timing_plan *plan, const timing_guard *guard,
                   const speed_spec *spec, timing_ab_result *result);
 
+/* A self-test's verdict on a baseline graded as if it were the student's
+ * kernel: `measure` times it (and reports the metrics) into *result. It
+ * stays below when its ratio, what grades, is below the threshold, and its
+ * best single pair too. A best pair at or above the threshold while the
+ * ratio stays below is measured once more and judged on that measurement:
+ * a pair is one launch of each kernel, and a launch the system delayed
+ * makes one outlier pair (lab 7's stage 4 against lab 3 at 512^3, 0.04 ms
+ * kernels, had one pair at 1.221 and a ratio of 0.647 in 1 of 20 H100
+ * rounds), while a threshold within the baseline's own spread is reached
+ * again. Returns 1 when it stays below. */
+typedef void (*baseline_measure)(void *ctx, timing_ab_result *result);
+int selftest_stays_below(baseline_measure measure, void *ctx, double threshold,
+                         timing_ab_result *result);
+
 /* Milliseconds below which `bytes` and `flops` cannot be done on this
  * device (0 when unknown). */
 double speed_floor_ms(double bytes, double flops);
