@@ -59,16 +59,30 @@
  * stage (6) is 23% under its lowest run.
  * Measured again on the H200 on 2026-11-27 (make calibrate, 20 rounds,
  * handouts/results/h200-calibrate-20.txt): (4) 0.2417-0.2431, (5)
- * 0.2420-0.2430, stage (3) in their place 0.1273-0.1278. 0.22 then keeps
- * 9.9% under the reference, short of the rule's 15%: the grader timed
- * stage (4) at 0.535 ms there while make bench, the same day, timed the
- * same kernel at 0.4865 ms, as both did before. On the H100 it went the
- * other way: on 2026-11-22 the grader read 0.367 (1085 GB/s) while that
- * day's bench read 1007 GB/s; now both read 0.341 (1009 GB/s). The kernel
- * did not change, so the grader's setting moves this atomic-bound stage by
- * up to 10% (the clocks, or where its one-float sum lands in the L2); the
- * cause is not yet found, and 0.22 stays until it is (the reference passed
- * every round). The handout's table quotes the 2026-11-22 grader. */
+ * 0.2420-0.2430, stage (3) in their place 0.1273-0.1278; on the H100 the
+ * same day (20 rounds, handouts/results/h100-calibrate-20.txt): (4)
+ * 0.3405-0.3416, (5) 0.3410-0.3553, stage (3) 0.1788-0.1796. Both GPUs
+ * read these stages 7-10% slower than on 2026-11-22, and the cause is
+ * where the one-float sum lies, not the clocks
+ * (grader/measure/measure_lab5_atomic_target.c, H100, 2026-11-27,
+ * handouts/results/h100-lab5-atomic-target.txt): stage (4) takes 0.494 ms
+ * with the sum at some addresses and 0.538-0.548 ms at the others (1 in 8
+ * of 64 addresses 256 bytes apart is fast), the same at the start and
+ * once settled, at 1980 MHz throughout. Every block's atomic queues at the
+ * one L2 slice that holds that address, and slices are not equally quick
+ * to reach. Which class a grader's sum falls in is fixed by its
+ * allocations: the 2026-11-22 build hit a fast one (0.367), today's a slow
+ * one (0.341), and make bench a fast one on the H200 (0.265). Stage (3) in
+ * their place, itself atomic-bound, moves with them (0.1893 then, 0.1796
+ * now). So both sides of the threshold move by up to 11% with a build, and
+ * no value keeps the rule's 15% on both GPUs at every class: 0.22 keeps
+ * 9.9% under the H200's slow class; 0.21, what make calibrate proposes on
+ * the H200, would keep 15.1% there but only 10.9% over stage (3)'s
+ * fast-class fraction on the H100 (the session of 2026-11-22, to which
+ * calibration.tool_unit_tests holds the defaults). 0.22 stays: the
+ * reference passed it in every round on both GPUs, and an H200 course
+ * gets the rule's margin from its own make calibrate. The H100's file
+ * (grader/calibration/nvidia-h100-80gb-hbm3_132sm.json) keeps 0.22. */
 #define LAB5_FIRST_ADD_COPY_FRACTION_MIN CALIBRATED(LAB5_FIRST_ADD_COPY_FRACTION_MIN, 0.22)
 #define LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN CALIBRATED(LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN, 0.22)
 #define LAB5_GRID_STRIDE_COPY_FRACTION_MIN CALIBRATED(LAB5_GRID_STRIDE_COPY_FRACTION_MIN, 0.75)
