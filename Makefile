@@ -245,6 +245,7 @@ check-solutions: build
 # share (each measurement still holds the GPU alone): shorter rounds.
 # make verify-calibration: REPEAT rounds of every solution grader (gpu and
 # selftest groups) with the calibration this GPU has: how many each passed.
+# APPEND=1 and TOGETHER=1 as for make calibrate.
 .PHONY: calibrate verify-calibration
 REPEAT ?= 20
 APPEND ?=
@@ -255,7 +256,7 @@ calibrate: build
 
 verify-calibration: build
 	@$(PYTHON) grader/tools/calibrate.py --verify --repeat $(REPEAT) --bin $(BUILD)/bin \
-	  --runs-dir $(BUILD)/calibration-verify $(if $(TOGETHER),--together)
+	  --runs-dir $(BUILD)/calibration-verify $(if $(APPEND),--append) $(if $(TOGETHER),--together)
 
 clean:
 	rm -rf $(BUILD)

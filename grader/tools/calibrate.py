@@ -16,6 +16,8 @@
                                              runner finds for this GPU: each lab's count
                                              of rounds passed, and the tests that failed
                                              (make verify-calibration)
+    --append                                 --repeat or --verify: add these rounds to those
+                                             already in --runs-dir (a long run in sittings)
     --together                               a round runs its labs at once, sharing the GPU
                                              as the batch grader does (measurements still
                                              alone): shorter rounds, for --repeat and
@@ -135,41 +137,70 @@ def run_graders(bin_dir, labs, repeat, runs_dir, rules, append=False, together=F
                   flush=True)
 
 
-def verify(bin_dir, labs, repeat, runs_dir, together=False):
+def failed_tests(runs_dir, lab, i, status):
+    """The tests of lab's grader that did not pass in round i (its results
+    file), or the reason it reported none; status: its exit status, or None
+    for a round of an earlier sitting, judged by its results alone."""
+    path = round_results(runs_dir, lab, i)
+    runs = load_runs([path]) if path.exists() else []
+    failed = [t.get("name", "?") for run in runs for t in run.get("tests", [])
+              if t.get("status") not in ("pass", "skip")]
+    if failed:
+        return failed, runs
+    if status not in (None, 0) or not runs:  # it crashed, or wrote no results
+        how = f"exit status {status}" if status is not None else "no results"
+        return [f"({how}, no failing test reported: see "
+                f"{runs_dir / f'lab{lab}_run{i:03d}.log'})"], runs
+    return [], runs
+
+
+def verify(bin_dir, labs, repeat, runs_dir, together=False, append=False):
     """--verify: REPEAT rounds of every lab's solution grader as the course
     grades (the gpu and selftest groups), with whatever calibration the
     runner finds for this GPU: the reference must pass every round, and the
-    self-tests hold the baselines below every threshold. Prints per lab how
-    many rounds passed and which tests failed; 0 when every round passed."""
+    self-tests hold the baselines below every threshold. Each round's line
+    names the tests that failed in it, so a sitting cut short still says
+    which; `append`: after the rounds already in runs_dir (a long
+    verification in several sittings), which the summary counts too.
+    Prints per lab how many rounds passed and which tests failed; 0 when
+    every round passed."""
     runs_dir.mkdir(parents=True, exist_ok=True)
-    round_numbers(runs_dir, append=False)
+    first = round_numbers(runs_dir, append)
+    last = first + repeat - 1
     passed = {lab: 0 for lab in labs}
     failures, calibrations = {}, set()
+
+    def count(lab, i, status):
+        failed, runs = failed_tests(runs_dir, lab, i, status)
+        passed[lab] += not failed
+        for run in runs:
+            calibrations.add((run.get("calibration") or {}).get("line", "?"))
+        for name in failed:
+            failures.setdefault(lab, {}).setdefault(name, []).append(i)
+        return failed
+
+    for i in range(1, first):
+        for lab in labs:
+            count(lab, i, None)
     groups = ["--group", "gpu", "--group", "selftest"]
-    for i in range(1, repeat + 1):
+    for i in range(first, last + 1):
         commands = [round_command(bin_dir, lab, groups, runs_dir, i, dict(os.environ))
                     for lab in labs]
-        for lab, status, (_, log, _) in zip(labs, run_round(commands, together), commands):
-            passed[lab] += status == 0
-            runs = load_runs([round_results(runs_dir, lab, i)])
-            failed = [t.get("name", "?") for run in runs for t in run.get("tests", [])
-                      if t.get("status") not in ("pass", "skip")]
-            if status != 0 and not failed:  # it crashed, or wrote no results
-                failed = [f"(exit status {status}, no failing test reported: see {log})"]
-            for run in runs:
-                calibrations.add((run.get("calibration") or {}).get("line", "?"))
-            for name in failed:
-                failures.setdefault(lab, {}).setdefault(name, []).append(i)
-        print(f"  round {i}/{repeat}: " + ", ".join(
-            f"lab {lab} {passed[lab]}/{i}" for lab in labs), flush=True)
-    print(f"\nverify: {repeat} rounds of the solution graders (gpu and selftest groups)"
+        failed_now = []
+        for lab, status, _ in zip(labs, run_round(commands, together), commands):
+            failed_now += [f"lab {lab} {name}" for name in count(lab, i, status)]
+        print(f"  round {i}/{last}: " + ", ".join(
+            f"lab {lab} {passed[lab]}/{i}" for lab in labs) +
+            (f"; failed: {', '.join(failed_now)}" if failed_now else ""), flush=True)
+    print(f"\nverify: {last} rounds of the solution graders (gpu and selftest groups)"
+          f"{f', {first - 1} of them from an earlier sitting' if first > 1 else ''}"
           f"{', the labs together under one GPU share' if together else ''}; calibration: "
           f"{'; '.join(sorted(calibrations)) or 'none reported'}")
     for lab in labs:
-        print(f"  lab {lab}: {passed[lab]}/{repeat} rounds passed")
+        print(f"  lab {lab}: {passed[lab]}/{last} rounds passed")
         for name, rounds in sorted(failures.get(lab, {}).items()):
             print(f"    {name} failed in round(s) {' '.join(map(str, rounds))}")
-    return 0 if all(n == repeat for n in passed.values()) else 1
+    return 0 if all(n == last for n in passed.values()) else 1
 
 
 def load_runs(paths):
@@ -378,7 +409,8 @@ def main(argv=None):
     if args.verify:
         labs = args.labs or sorted({r["lab"] for r in rules})
         return verify(args.bin, labs, args.repeat,
-                      Path(args.runs_dir or ROOT / "build" / "calibration-verify"), args.together)
+                      Path(args.runs_dir or ROOT / "build" / "calibration-verify"), args.together,
+                      args.append)
     if args.from_results:
         paths = sorted(glob.glob(os.path.join(args.from_results, "*.json")))
         command = f"calibrate.py --from-results {args.from_results}"

@@ -342,6 +342,34 @@ sys.exit(1 if failing else 0)
                 self.assertEqual(calibrate.main(["--verify", "--repeat", "2", "--bin", d,
                                                  "--labs", "4", "--runs-dir", f"{d}/verify"]), 0)
 
+    def test_verify_appends_and_names_each_rounds_failures(self):
+        """--verify --append: the rounds of an earlier sitting count in the
+        summary, and every round's line names what failed in it."""
+        body = """count = here / "calls"
+n = int(count.read_text()) + 1 if count.exists() else 1
+count.write_text(str(n))
+failing = n == 1
+json.dump({"schema": "cuda-labs-results/4", "lab": "lab5", "device": %r,
+           "tests": [{"name": "selftest_x", "status": "fail" if failing else "pass"}]},
+          open(out, "w"))
+sys.exit(1 if failing else 0)
+""" % T4
+        with tempfile.TemporaryDirectory() as d:
+            self.fake_grader(d, 5, body)
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said):
+                first = calibrate.main(["--verify", "--repeat", "2", "--bin", d, "--labs", "5",
+                                        "--runs-dir", f"{d}/v"])
+                second = calibrate.main(["--verify", "--append", "--repeat", "2", "--bin", d,
+                                         "--labs", "5", "--runs-dir", f"{d}/v"])
+            text = said.getvalue()
+            self.assertEqual((first, second), (1, 1))
+            self.assertIn("round 1/2: lab 5 0/1; failed: lab 5 selftest_x", text)
+            self.assertIn("round 4/4: lab 5 3/4\n", text)
+            self.assertIn("2 of them from an earlier sitting", text)
+            self.assertIn("lab 5: 3/4 rounds passed", text)
+            self.assertIn("selftest_x failed in round(s) 1\n", text)
+
     def test_verify_names_a_grader_that_wrote_no_results(self):
         with tempfile.TemporaryDirectory() as d:
             self.fake_grader(d, 4, "sys.exit(3)\n")
