@@ -197,12 +197,10 @@ static int settle(const bench_entry *e)
     return status ? -status : runs;
 }
 
-/* Whether a measurement must be made again (bench_rules.h): too spread,
- * or drifted where the problem's data does not cross the bus. */
+/* Whether a measurement must be made again (bench_rules.h). */
 static int unsteady(const bench_problem *p, const stats_summary *ms)
 {
-    return bench_too_spread(ms->min, ms->median, ms->max) ||
-           (!p->over_bus && bench_drifted(ms->min, ms->median));
+    return bench_unsteady(ms->min, ms->median, ms->max, p->over_bus);
 }
 
 /* `e` settled, then timed (interleaved with `baseline`, or alone where it

@@ -22,7 +22,8 @@
  * The clocks (bench_rules.h): before every measurement the entry runs until
  * its time has settled ("settle_runs"); a row whose runs spread more than
  * the limit, or whose median drifted above its fastest run, is measured
- * again, the steadiest kept ("spread", "tries", "steady"); the ceiling is timed first, and a kernel faster than it is
+ * again, the steadiest kept ("spread", "tries", "steady"); the ceiling is
+ * timed first, and a kernel faster than it by more than its slack is
  * measured again with the ceiling, and left out with an error note if it
  * stays faster. */
 #ifndef BENCH_CORE_H

@@ -40,6 +40,12 @@ int bench_too_spread(double min_ms, double median_ms, double max_ms)
     return !(min_ms > 0.0) || max_ms > min_ms * bench_spread_limit(median_ms);
 }
 
+int bench_unsteady(double min_ms, double median_ms, double max_ms, int over_bus)
+{
+    return bench_too_spread(min_ms, median_ms, max_ms) ||
+           (!over_bus && bench_drifted(min_ms, median_ms));
+}
+
 double bench_ceiling_slack(double ceiling_ms, int over_bus)
 {
     if (ceiling_ms < BENCH_SHORT_MS)
@@ -65,7 +71,5 @@ bench_row_fate bench_row_fate_of(double min_ms, double median_ms, double max_ms,
         bench_above_ceiling(1.0 / median_ms, 1.0 / ceiling_median_ms,
                             bench_ceiling_slack(ceiling_median_ms, 0)))
         return ceiling_checks < 2 ? BENCH_ROW_RECHECK : BENCH_ROW_ABOVE_CEILING;
-    return bench_too_spread(min_ms, median_ms, max_ms) || bench_drifted(min_ms, median_ms)
-               ? BENCH_ROW_UNSTEADY
-               : BENCH_ROW_KEPT;
+    return bench_unsteady(min_ms, median_ms, max_ms, 0) ? BENCH_ROW_UNSTEADY : BENCH_ROW_KEPT;
 }

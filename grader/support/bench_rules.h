@@ -54,6 +54,11 @@ int bench_too_spread(double min_ms, double median_ms, double max_ms);
 #define BENCH_DRIFT_MAX 1.03
 int bench_drifted(double min_ms, double median_ms);
 
+/* Whether a measurement must be made again: too spread, or drifted
+ * (`over_bus`: a row whose data crosses the PCIe bus, whose drift is the
+ * bus's, is held to its spread alone). */
+int bench_unsteady(double min_ms, double median_ms, double max_ms, int over_bus);
+
 /* A rate above its ceiling's cannot be (the ceiling is the hardware's
  * copy, or cuBLAS, on the same work): the ceiling was timed while the
  * clocks were down, or the kernel skipped work. Measured again; if it stays

@@ -101,8 +101,7 @@ int timing_measure_steadily(const steady_entry *e, const timing_plan *plan,
             out->settle_runs = settle_runs;
         }
         out->tries = t + 1;
-        out->steady = !bench_too_spread(out->ms.min, out->ms.median, out->ms.max) &&
-                      !bench_drifted(out->ms.min, out->ms.median);
+        out->steady = !bench_unsteady(out->ms.min, out->ms.median, out->ms.max, 0);
         if (out->steady)
             break;
     }

@@ -83,6 +83,10 @@ static void median_drift_is_measured_again(void **state)
     assert_false(bench_too_spread(0.5306, 0.5639, 0.5679));
     assert_true(bench_drifted(0.5306, 0.5639));
     assert_int_equal(bench_row_fate_of(0.5306, 0.5639, 0.5679, 0.0, 1), BENCH_ROW_UNSTEADY);
+    assert_true(bench_unsteady(0.5306, 0.5639, 0.5679, 0));
+    /* Across the PCIe bus the drift is the bus's: the spread alone counts. */
+    assert_false(bench_unsteady(0.5306, 0.5639, 0.5679, 1));
+    assert_true(bench_unsteady(1.0, 1.05, 1.2, 1));
     /* Its run before: median 0.3% above the fastest. */
     assert_false(bench_drifted(0.5300, 0.5321));
     assert_int_equal(bench_row_fate_of(0.5300, 0.5321, 0.5359, 0.0, 1), BENCH_ROW_KEPT);
