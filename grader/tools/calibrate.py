@@ -114,11 +114,15 @@ def round_command(bin_dir, lab, args, runs_dir, i, env):
     results in runs_dir/labL_runNNN.json (round_results)."""
     return ([str(Path(bin_dir) / f"lab{lab}_check_solution")] + args +
             ["--results", str(round_results(runs_dir, lab, i))],
-            runs_dir / f"lab{lab}_run{i:03d}.log", env)
+            round_log(runs_dir, lab, i), env)
 
 
 def round_results(runs_dir, lab, i):
     return runs_dir / f"lab{lab}_run{i:03d}.json"
+
+
+def round_log(runs_dir, lab, i):
+    return runs_dir / f"lab{lab}_run{i:03d}.log"
 
 
 def run_graders(bin_dir, labs, repeat, runs_dir, rules, append=False, together=False):
@@ -150,7 +154,7 @@ def failed_tests(runs_dir, lab, i, status):
     if status not in (None, 0) or not runs:  # it crashed, or wrote no results
         how = f"exit status {status}" if status is not None else "no results"
         return [f"({how}, no failing test reported: see "
-                f"{runs_dir / f'lab{lab}_run{i:03d}.log'})"], runs
+                f"{round_log(runs_dir, lab, i)})"], runs
     return [], runs
 
 
@@ -187,7 +191,7 @@ def verify(bin_dir, labs, repeat, runs_dir, together=False, append=False):
         commands = [round_command(bin_dir, lab, groups, runs_dir, i, dict(os.environ))
                     for lab in labs]
         failed_now = []
-        for lab, status, _ in zip(labs, run_round(commands, together), commands):
+        for lab, status in zip(labs, run_round(commands, together)):
             failed_now += [f"lab {lab} {name}" for name in count(lab, i, status)]
         print(f"  round {i}/{last}: " + ", ".join(
             f"lab {lab} {passed[lab]}/{i}" for lab in labs) +
