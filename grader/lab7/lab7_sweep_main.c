@@ -7,7 +7,7 @@
  * Times stage 4 and cuBLAS FP32 (pedantic) on size^3, interleaved, median
  * of `runs` each after 3 warm-ups; checks stage 4's C against cuBLAS's on
  * the host; prints one line:
- *   BM BN BK WM WN WNITER TM TN threads regs local_bytes smem_bytes ms gflops pct_of_cublas ok|WRONG
+ *   BM BN BK WM WN WNITER TM TN MIN_BLOCKS A_PAD threads regs local_bytes smem_bytes ms gflops pct_of_cublas ok|WRONG
  * A launch or verification failure prints the same line with the reason. */
 #include <math.h>
 #include <stdio.h>
@@ -31,11 +31,17 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The padding of the transposed A tile: the kernel's file reads the same
+ * -D value (0, the lab's layout, when the sweep passes none). */
+#ifndef LAB7_WT_A_PAD
+#define LAB7_WT_A_PAD 0
+#endif
+
 static void print_params(void)
 {
-    printf("BM=%d BN=%d BK=%d WM=%d WN=%d WNITER=%d TM=%d TN=%d MIN_BLOCKS=%d threads=%d",
+    printf("BM=%d BN=%d BK=%d WM=%d WN=%d WNITER=%d TM=%d TN=%d MIN_BLOCKS=%d A_PAD=%d threads=%d",
            LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_BK, LAB7_WT_WM, LAB7_WT_WN, LAB7_WT_WNITER,
-           LAB7_WT_TM, LAB7_WT_TN, LAB7_WT_MIN_BLOCKS, LAB7_WT_THREADS);
+           LAB7_WT_TM, LAB7_WT_TN, LAB7_WT_MIN_BLOCKS, LAB7_WT_A_PAD, LAB7_WT_THREADS);
 }
 
 static int fail(const char *why)

@@ -35,9 +35,13 @@ arch=${SWEEP_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>
   head -1 | tr -d '. ' || true)}
 arch=${arch:-90}
 
-# BM BN BK WM WN WNITER TM TN MIN_BLOCKS (threads = (BM/WM)*(BN/WN)*32;
+# BM BN BK WM WN WNITER TM TN MIN_BLOCKS [A_PAD] (threads = (BM/WM)*(BN/WN)*32;
 # WMITER derived; MIN_BLOCKS is __launch_bounds__'s blocks per SM, which caps
-# the registers at 65536 / (threads * MIN_BLOCKS)). The first sweep on an
+# the registers at 65536 / (threads * MIN_BLOCKS); A_PAD, default 0, pads each
+# row of the transposed A tile by that many words, a multiple of 4: with 4
+# the two threads that store one row of A no longer share a bank, handout
+# section 7's 2-way conflict. Only sweep builds can pad: the lab's layout is
+# lab7_a_transposed_offset's). The first sweep on an
 # H100 (handouts/results/h100-lab7-sweep.txt) put 256-thread blocks of
 # 64x32 warp tiles at BK = 8, two blocks per SM, ahead of the rest.
 configs=(
@@ -53,6 +57,8 @@ configs=(
   "128 64 16 64 32 2 4 4 2"
   "64 64 16 32 32 2 4 4 4"
   "128 128 8 64 32 2 4 4 1"    # the lab's choice without the register cap
+  "128 128 8 64 32 2 4 4 2 4"  # the lab's choice, A's rows padded: no store conflicts
+  "128 128 8 32 64 2 4 4 2 4"  # the same with 32x64 warp tiles
 )
 if [ -n "${SWEEP_CONFIGS:-}" ]; then
   IFS=';' read -r -a configs <<<"$SWEEP_CONFIGS"
@@ -60,7 +66,8 @@ fi
 
 # Why a set cannot compile (the static_asserts of warp_tiling.cu), or "".
 invalid_reason() {
-  local bm=$1 bn=$2 bk=$3 wm=$4 wn=$5 wniter=$6 tm=$7 tn=$8 min_blocks=$9
+  local bm=$1 bn=$2 bk=$3 wm=$4 wn=$5 wniter=$6 tm=$7 tn=$8 min_blocks=$9 a_pad=${10:-0}
+  ((a_pad >= 0 && a_pad % 4 == 0)) || { echo "A_PAD must be a multiple of 4 (float4 reads)"; return; }
   ((bm % wm == 0 && bn % wn == 0)) || { echo "warp tiles do not divide the block tile"; return; }
   local threads=$(((bm / wm) * (bn / wn) * 32))
   local wmiter=$(((wm * wn) / (32 * tm * tn * wniter)))
@@ -74,7 +81,7 @@ invalid_reason() {
   (((bm * bk / 4) % threads == 0 && (bk * bn / 4) % threads == 0)) ||
     { echo "the tiles do not load in whole rounds of $threads float4s"; return; }
   ((threads <= 1024)) || { echo "$threads threads per block"; return; }
-  ((2 * (bm + bn) * bk * 4 <= 49152)) || { echo "more than 48 KiB of static shared memory (two buffers)"; return; }
+  ((2 * (bm + a_pad + bn) * bk * 4 <= 49152)) || { echo "more than 48 KiB of static shared memory (two buffers)"; return; }
   ((threads * min_blocks <= 2048)) || { echo "$min_blocks blocks of $threads threads do not fit an SM"; return; }
   ((size % bm == 0 && size % bn == 0 && size % bk == 0)) || { echo "size $size is not a multiple of the block tile"; return; }
   echo ""
@@ -82,10 +89,11 @@ invalid_reason() {
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-build() { # index BM BN BK WM WN WNITER TM TN MIN_BLOCKS
+build() { # index BM BN BK WM WN WNITER TM TN MIN_BLOCKS [A_PAD]
   local i=$1; shift
   local names=(BM BN BK WM WN WNITER TM TN MIN_BLOCKS) defs=() j
   for j in 0 1 2 3 4 5 6 7 8; do defs+=("-DLAB7_WT_${names[$j]}=${@:$((j + 1)):1}"); done
+  defs+=("-DLAB7_WT_A_PAD=${10:-0}")
   "$nvcc" -O3 -std=c++17 -arch=sm_"$arch" -DLAB7_WARP_TILE_SWEEP "${defs[@]}" \
     -Xptxas -v -I "$repo/common" -I "$repo/labs/lab7_warp_tiling" -I "$repo/grader/lab7" \
     "$repo/solutions/lab7_warp_tiling/warp_tiling.cu" "$repo/grader/lab7/lab7_sweep_main.c" \
@@ -101,7 +109,7 @@ for i in "${!configs[@]}"; do
   read -r -a p <<<"${configs[$i]}"
   reason=$(invalid_reason "${p[@]}")
   if [ -n "$reason" ]; then
-    echo "BM=${p[0]} BN=${p[1]} BK=${p[2]} WM=${p[3]} WN=${p[4]} WNITER=${p[5]} TM=${p[6]} TN=${p[7]} MIN_BLOCKS=${p[8]} SKIPPED $reason" >>"$work/skipped"
+    echo "BM=${p[0]} BN=${p[1]} BK=${p[2]} WM=${p[3]} WN=${p[4]} WNITER=${p[5]} TM=${p[6]} TN=${p[7]} MIN_BLOCKS=${p[8]} A_PAD=${p[9]:-0} SKIPPED $reason" >>"$work/skipped"
   else
     valid+=("$i ${configs[$i]}")
   fi

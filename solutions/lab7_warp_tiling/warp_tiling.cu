@@ -226,8 +226,9 @@ static __device__ __forceinline__ void fetch_tiles_float4(const float *__restric
 /* Registers to shared: A transposed (As[BK][BM]), B as it is (Bs[BK][BN]).
  * With BK = 8 the two threads that load one row of A write it 4 * BM words
  * apart, into the same bank: a 2-way conflict on each scalar store (handout
- * section 7). */
-template <int BM, int BN, int BK, int THREADS>
+ * section 7). A_STRIDE, the words from one row of As to the next, is BM in
+ * every graded build; only the tile sweep pads it (LAB7_WT_A_PAD). */
+template <int BM, int BN, int BK, int THREADS, int A_STRIDE = BM>
 static __device__ __forceinline__ void stash_tiles(const tile_share<BM, BN, BK, THREADS> &s,
                                                    float *As, float *Bs)
 {
@@ -239,7 +240,7 @@ static __device__ __forceinline__ void stash_tiles(const tile_share<BM, BN, BK, 
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
             const lab7_coord aq = {e.row, e.col + q};
-            As[lab7_a_transposed_offset(aq, BM)] = part[q];
+            As[lab7_a_transposed_offset(aq, A_STRIDE)] = part[q];
         }
     }
 #pragma unroll
@@ -405,6 +406,17 @@ static __device__ __forceinline__ void fetch_tiles_checked(const float *__restri
     }
 }
 
+/* The tile sweep's one parameter beyond lab7.h's: words of padding after
+ * each row of the transposed A tile, so that the two threads of a row of A
+ * store into different banks (stash_tiles), as lab 4's padded tile does.
+ * A multiple of 4 keeps the float4 reads aligned. Always 0 outside a sweep
+ * build: the lab's layout, lab7_a_transposed_offset's. */
+#if !defined(LAB7_WARP_TILE_SWEEP) || !defined(LAB7_WT_A_PAD)
+#undef LAB7_WT_A_PAD
+#define LAB7_WT_A_PAD 0
+#endif
+static_assert(LAB7_WT_A_PAD >= 0 && LAB7_WT_A_PAD % 4 == 0, "padding keeps float4s aligned");
+
 /* The lab's block tile as the kernel body below reads a shape: its sizes
  * and its three index helpers (TODO(7.8)). The final stage adds a second
  * shape, 64 x 64 (end of this file), and runs the same body with it. */
@@ -412,7 +424,7 @@ struct warp_shape_large {
     enum {
         BM = LAB7_WT_BM, BN = LAB7_WT_BN, BK = LAB7_WT_BK, TM = LAB7_WT_TM, TN = LAB7_WT_TN,
         WMITER = LAB7_WT_WMITER, WNITER = LAB7_WT_WNITER, WSUBM = LAB7_WT_WSUBM,
-        WSUBN = LAB7_WT_WSUBN, THREADS = LAB7_WT_THREADS
+        WSUBN = LAB7_WT_WSUBN, THREADS = LAB7_WT_THREADS, A_STRIDE = BM + LAB7_WT_A_PAD
     };
     static __device__ __forceinline__ lab7_coord warp_origin(int warp)
     {
@@ -440,13 +452,14 @@ static __device__ __forceinline__ void warp_tile_body(int m, int n, int k, float
 {
     enum {
         BM = S::BM, BN = S::BN, BK = S::BK, TM = S::TM, TN = S::TN, WMITER = S::WMITER,
-        WNITER = S::WNITER, WSUBM = S::WSUBM, WSUBN = S::WSUBN, THREADS = S::THREADS
+        WNITER = S::WNITER, WSUBM = S::WSUBM, WSUBN = S::WSUBN, THREADS = S::THREADS,
+        A_STRIDE = S::A_STRIDE
     };
     typedef tile_share<BM, BN, BK, THREADS> share;
     /* Two buffers of each tile: the block computes on one while the next
      * tiles go into the other (see the loop below). */
-    __shared__ __align__(16) float As[2][BK * BM]; /* transposed: As[p][row] */
-    __shared__ __align__(16) float Bs[2][BK * BN]; /* Bs[p][col] */
+    __shared__ __align__(16) float As[2][BK * A_STRIDE]; /* transposed: As[p][row] */
+    __shared__ __align__(16) float Bs[2][BK * BN];       /* Bs[p][col] */
     const int t = threadIdx.x;
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
     /* Where this thread's fragments start in the block tile: its warp's
@@ -470,7 +483,7 @@ static __device__ __forceinline__ void warp_tile_body(int m, int n, int k, float
         fetch_tiles_checked(a, b, m, n, k, block_row, block_col, 0, next);
     else
         fetch_tiles_float4(a, b, n, k, block_row, block_col, 0, next);
-    stash_tiles(next, As[0], Bs[0]);
+    stash_tiles<BM, BN, BK, THREADS, A_STRIDE>(next, As[0], Bs[0]);
     __syncthreads();
 
     /* One barrier per step. The next tiles' global loads are issued before
@@ -498,7 +511,7 @@ static __device__ __forceinline__ void warp_tile_body(int m, int n, int k, float
                 for (int i = 0; i < TM; i += 4)
                     *reinterpret_cast<float4 *>(&reg_m[wm * TM + i]) =
                         *reinterpret_cast<const float4 *>(
-                            &as[p * BM + frag_row + wm * WSUBM + i]);
+                            &as[p * A_STRIDE + frag_row + wm * WSUBM + i]);
 #pragma unroll
             for (int wn = 0; wn < WNITER; ++wn)
 #pragma unroll
@@ -514,7 +527,7 @@ static __device__ __forceinline__ void warp_tile_body(int m, int n, int k, float
                     acc[i][j] += reg_m[i] * reg_n[j];
         }
         if (more)
-            stash_tiles(next, As[buf ^ 1], Bs[buf ^ 1]);
+            stash_tiles<BM, BN, BK, THREADS, A_STRIDE>(next, As[buf ^ 1], Bs[buf ^ 1]);
         __syncthreads();
     }
 
@@ -711,7 +724,7 @@ struct warp_shape_small {
         BM = LAB7_WTS_BM, BN = LAB7_WTS_BN, BK = LAB7_WTS_BK, TM = LAB7_WTS_TM,
         TN = LAB7_WTS_TN, WMITER = LAB7_WTS_WMITER, WNITER = LAB7_WTS_WNITER,
         WSUBM = LAB7_WTS_WM / LAB7_WTS_WMITER, WSUBN = LAB7_WTS_WN / LAB7_WTS_WNITER,
-        THREADS = LAB7_WTS_THREADS
+        THREADS = LAB7_WTS_THREADS, A_STRIDE = BM
     };
     static_assert(WMITER >= 1 && WMITER * WNITER * LAB7_WARP_SIZE * TM * TN ==
                                      LAB7_WTS_WM * LAB7_WTS_WN,
