@@ -7,10 +7,10 @@
 lab_variant(SOLUTION warp_tiling.cu
   FIND [[
         if (more)
-            stash_tiles(next, As[buf ^ 1], Bs[buf ^ 1]);
+            stash_tiles<BM, BN, BK, THREADS, A_STRIDE>(next, As[buf ^ 1], Bs[buf ^ 1]);
         __syncthreads();]]
   REPLACE [[
         if (more)
-            stash_tiles(next, As[buf ^ 1], Bs[buf ^ 1]);]]
+            stash_tiles<BM, BN, BK, THREADS, A_STRIDE>(next, As[buf ^ 1], Bs[buf ^ 1]);]]
   FAILS gpu_warp_tile_correct
     MESSAGE [[lab7_sgemm\(warp_tile\) on .*wrong]])
