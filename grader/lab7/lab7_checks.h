@@ -20,7 +20,8 @@ void cpu_sized_tile_choice(void **state);
 /* The grader's own rule for it (handout section 15.2), which its CPU and
  * GPU checks hold the student's to: the blocks of a bm x bn tiling of an
  * m x n C (edges rounded up), and the tile to launch on `sms` SMs (the
- * large one when its blocks give every SM at least one). */
+ * one whose busiest SM finishes first, weighing each tile's work by its
+ * rate, LAB7_TILE_RATE_*). */
 long long lab7_grader_tile_blocks(int m, int n, int bm, int bn);
 int lab7_grader_tile(int m, int n, int sms);
 

@@ -388,10 +388,32 @@ long long lab7_grader_tile_blocks(int m, int n, int bm, int bn)
     return (long long)sim_ceil_div(m, bm) * sim_ceil_div(n, bn);
 }
 
+/* The blocks of a bm x bn tile that the busiest of `sms` SMs runs. */
+static long long busiest_sm_blocks(int m, int n, int bm, int bn, int sms)
+{
+    return (lab7_grader_tile_blocks(m, n, bm, bn) + sms - 1) / sms;
+}
+
+/* The busiest SM's time with each tile, in elements of C over the tile's
+ * rate; the handout's rule takes the large tile when its time is no
+ * longer (section 15.2). Both are multiplied by the two rates, to stay in
+ * integers, so each carries the other tile's rate. */
+static long long large_tile_time(int m, int n, int sms)
+{
+    return busiest_sm_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN, sms) * LAB7_WT_BM * LAB7_WT_BN *
+           LAB7_TILE_RATE_SMALL;
+}
+
+static long long small_tile_time(int m, int n, int sms)
+{
+    return busiest_sm_blocks(m, n, LAB7_WTS_BM, LAB7_WTS_BN, sms) * LAB7_WTS_BM * LAB7_WTS_BN *
+           LAB7_TILE_RATE_LARGE;
+}
+
 int lab7_grader_tile(int m, int n, int sms)
 {
-    return lab7_grader_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN) >= sms ? LAB7_TILE_LARGE
-                                                                         : LAB7_TILE_SMALL;
+    return large_tile_time(m, n, sms) <= small_tile_time(m, n, sms) ? LAB7_TILE_LARGE
+                                                                     : LAB7_TILE_SMALL;
 }
 
 static const char *tile_name(int tile)
@@ -401,24 +423,59 @@ static const char *tile_name(int tile)
                                      : "neither LAB7_TILE_LARGE nor LAB7_TILE_SMALL";
 }
 
+/* The simpler rules that give the wrong answer here, named so that a
+ * student who kept one sees which: the busiest SM's blocks counted without
+ * the tiles' rates, "every SM has a large block" (the stage's rule before
+ * the tile boundary was measured), and "a full wave of LAB7_WT_MIN_BLOCKS
+ * large blocks per SM". */
+static void choice_hint(int m, int n, int sms, int want, char *hint, size_t size)
+{
+    const long long large = lab7_grader_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN);
+    const int want_large = want == LAB7_TILE_LARGE;
+    const struct {
+        int large;
+        const char *name;
+    } rules[] = {
+        {busiest_sm_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN, sms) * LAB7_WT_BM * LAB7_WT_BN <=
+             busiest_sm_blocks(m, n, LAB7_WTS_BM, LAB7_WTS_BN, sms) * LAB7_WTS_BM * LAB7_WTS_BN,
+         "the busiest SM's blocks without the tiles' rates"},
+        {large >= sms, "\"every SM has a large block\""},
+        {large >= (long long)sms * LAB7_WT_MIN_BLOCKS,
+         "\"a full wave of LAB7_WT_MIN_BLOCKS large blocks per SM\""},
+    };
+    size_t used = 0;
+    hint[0] = '\0';
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0] && used < size; ++i)
+        if (rules[i].large != want_large)
+            used += (size_t)snprintf(hint + used, size - used, "%s%s",
+                                     used ? "; " : " Rules that give your answer here: ",
+                                     rules[i].name);
+    if (used && used < size)
+        snprintf(hint + used, size - used, ".");
+}
+
 static void expect_choice(int m, int n, int sms)
 {
     const int want = lab7_grader_tile(m, n, sms), got = lab7_choose_tile(m, n, sms);
     if (got == want)
         return;
-    const long long large = lab7_grader_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN);
-    const char *why = "";
-    if (want == LAB7_TILE_LARGE && large < (long long)sms * LAB7_WT_MIN_BLOCKS)
-        why = " Its blocks give every SM one but fall short of a full wave of "
-              "LAB7_WT_MIN_BLOCKS per SM: the rule asks for one block per SM, not a full "
-              "wave (why: the handout).";
-    else if (want == LAB7_TILE_SMALL)
-        why = " With fewer large blocks than SMs, some SMs would have nothing to do.";
+    const long long large_rounds = busiest_sm_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN, sms);
+    const long long small_rounds = busiest_sm_blocks(m, n, LAB7_WTS_BM, LAB7_WTS_BN, sms);
+    char hint[256];
+    choice_hint(m, n, sms, want, hint, sizeof hint);
     GRADER_FAIL("TODO(7.11) lab7_choose_tile(m=%d, n=%d, sm_count=%d) returned %d, %s; "
-                "expected %s: the 128 x 128 tile gives %lld blocks (rounded up at the edges) "
-                "for %d SMs.%s See %s, section 15.2.",
-                m, n, sms, got, tile_name(got), tile_name(want), large, sms, why,
-                LAB7_HANDOUT);
+                "expected %s. The busiest SM runs %lld of the 128 x 128 tile's %lld blocks "
+                "(time %lld x 128 x 128 / %d = %.1f) or %lld of the 64 x 64 tile's %lld "
+                "(time %lld x 64 x 64 / %d = %.1f); the shorter time wins, the large tile on "
+                "a tie.%s See %s, section 15.2.",
+                m, n, sms, got, tile_name(got), tile_name(want), large_rounds,
+                lab7_grader_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN), large_rounds,
+                LAB7_TILE_RATE_LARGE,
+                (double)large_rounds * LAB7_WT_BM * LAB7_WT_BN / LAB7_TILE_RATE_LARGE,
+                small_rounds, lab7_grader_tile_blocks(m, n, LAB7_WTS_BM, LAB7_WTS_BN),
+                small_rounds, LAB7_TILE_RATE_SMALL,
+                (double)small_rounds * LAB7_WTS_BM * LAB7_WTS_BN / LAB7_TILE_RATE_SMALL,
+                hint, LAB7_HANDOUT);
 }
 
 void cpu_sized_tile_choice(void **state)
@@ -447,21 +504,24 @@ void cpu_sized_tile_choice(void **state)
                      sim_ceil_div(n, bn), LAB7_HANDOUT);
     }
 
-    /* 2. The worked cases of the handout: squares on an H100's 132 SMs
-     *    (4, 16, 64 large blocks: small; 256, 1024: large), then other SM
-     *    counts, each at its boundary. */
+    /* 2. The worked cases of the handout: squares on an H100's 132 SMs, the
+     *    sizes measured there (small to 1152, large at 1280 and 1408, small
+     *    at 1536, large at 1920 and 2048, small at 2176, large from 2304),
+     *    then other SM counts, where the choice also flips back and forth. */
     static const struct {
         int size, sms;
     } worked[] = {
-        {256, 132}, {512, 132}, {1024, 132}, {2048, 132}, {4096, 132},
-        {256, 16},  {512, 16},  {384, 16},   {512, 40},   {768, 40},  {1024, 40},
-        {1024, 72}, {1152, 72}, {2048, 72},  {1024, 108}, {1280, 108}, {1408, 108},
+        {256, 132},  {512, 132},  {1024, 132}, {1152, 132}, {1280, 132}, {1408, 132},
+        {1536, 132}, {1664, 132}, {1920, 132}, {2048, 132}, {2176, 132}, {2304, 132},
+        {4096, 132}, {384, 16},   {512, 16},   {768, 16},   {896, 16},   {640, 40},
+        {768, 40},   {896, 40},   {1024, 40},  {896, 72},   {1024, 72},  {1152, 72},
+        {1408, 72},  {1280, 108}, {1408, 108}, {1664, 108}, {256, 16},   {2048, 72},
     };
     for (size_t i = 0; i < sizeof worked / sizeof worked[0]; ++i)
         expect_choice(worked[i].size, worked[i].size, worked[i].sms);
 
-    /* 3. Rectangles and sizes that are no multiple of 64 or 128, at and
-     *    around the boundary (11 x 12 = 132 large blocks on 132 SMs). */
+    /* 3. Rectangles and sizes that are no multiple of 64 or 128, around
+     *    the H100's boundaries (11 x 12 = 132 large blocks: one each). */
     static const struct {
         int m, n, sms;
     } awkward[] = {

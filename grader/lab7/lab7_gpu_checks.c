@@ -435,14 +435,16 @@ void gpu_sized_correct(void **state)
     lab7_stage stage = LAB7_STAGE_SIZED;
     const lab7_stage_info *info = lab7_stage_about(stage);
     sgemm_impl impl = {"lab7_sgemm(sized)", call_stage, &stage, info->hint};
-    /* Squares 128 .. 2048 (the small tile up to 1024 on an H100, the large
-     * from 2048), rectangles with K small and large, and on an H100 both
-     * sides of the boundary: 11 x 12 = 132 large blocks (large), 11 x 11 =
-     * 121 (small), 1 x 128 (small, one row of tiles). */
+    /* Squares 128 .. 2048 and rectangles with K small and large. On an
+     * H100's 132 SMs the small tile runs up to 1024 and the large at 2048;
+     * 1408 x 1408 (121 large blocks, none of the 132 SMs runs two: large)
+     * and 1536 x 1536 (144: 12 SMs run two, small) are the two sides of a
+     * boundary the handout measured, 1 x 128 tiles gives no SM two (large)
+     * and 2048 x 1152 gives 12 SMs two (small). */
     static const matmul_shape shapes[] = {
         {128, 128, 16},    {256, 256, 256},   {384, 128, 16},    {512, 512, 512},
         {256, 640, 48},    {640, 128, 1024},  {1024, 1024, 1024}, {128, 16384, 32},
-        {1408, 1408, 64},  {1408, 1536, 64},  {2048, 1152, 16},  {2048, 2048, 2048},
+        {1408, 1408, 64},  {1536, 1536, 64},  {2048, 1152, 16},  {2048, 2048, 2048},
     };
     const scaling plain = {1.0f, 0.0f};
     int used[2] = {0, 0};
@@ -460,11 +462,12 @@ void gpu_sized_correct(void **state)
         const unsigned threads = tile == LAB7_TILE_LARGE ? LAB7_WT_THREADS : LAB7_WTS_THREADS;
         char shape[96], where[512];
         matmul_describe_shape(s, shape, sizeof shape);
-        snprintf(where, sizeof where, "on %s the 128 x 128 tile gives %lld blocks for this "
-                 "GPU's %d SMs, so the %s tile is the one to launch: %u threads per block, one "
-                 "block per %ux%u tile of C (TODO(7.11) and TODO(7.13), %s, sections 15.2 "
-                 "and 15.4)", shape, large, sms, tile == LAB7_TILE_LARGE ? "large" : "small",
-                 threads, bm, bn, LAB7_HANDOUT);
+        snprintf(where, sizeof where, "on %s the 128 x 128 tile gives %lld blocks and the 64 x "
+                 "64 tile %lld for this GPU's %d SMs, so the %s tile is the one to launch: %u "
+                 "threads per block, one block per %ux%u tile of C (TODO(7.11) and TODO(7.13), "
+                 "%s, sections 15.2 and 15.4)", shape, large,
+                 lab7_grader_tile_blocks(s.m, s.n, LAB7_WTS_BM, LAB7_WTS_BN), sms,
+                 tile == LAB7_TILE_LARGE ? "large" : "small", threads, bm, bn, LAB7_HANDOUT);
         gpu_expect_launch_shape(impl.name, threads, 1, 1, ((unsigned)s.n + bn - 1) / bn,
                                 ((unsigned)s.m + bm - 1) / bm, 1, where);
     }

@@ -24,7 +24,7 @@
  *     WNITER sub-tiles) -> thread tile (TM x TN per sub-tile).
  * and an optional final stage (bonus, LAB7_STAGE_SIZED): the warp tile with
  * its block tile chosen per problem size, the lab's 128 x 128 or a 64 x 64
- * one, so that small products still give every SM a block.
+ * one, whichever lets the busiest SM finish first (wave quantisation).
  *
  * Sizes: every stage needs M and N to be multiples of LAB7_SIZE_MULTIPLE
  * (128) and K a multiple of LAB7_K_MULTIPLE (16); a, b and c must be
@@ -136,6 +136,17 @@ enum { LAB7_STAGE_COUNT = 4 };
 /* Which block tile the final stage launches (lab7_choose_tile). */
 enum { LAB7_TILE_LARGE = 0, LAB7_TILE_SMALL = 1 };
 
+/* How much faster the large tile computes than the small one once both
+ * keep every SM busy, as the fraction LAB7_TILE_RATE_LARGE /
+ * LAB7_TILE_RATE_SMALL = 5/4 (lab7_choose_tile weighs each tile's work by
+ * it). Measured on an H100, the large tile's rate was 1.27 times the small
+ * one's at 2048^3 and 1.33 at 4096^3, where the two tiles' busiest SMs
+ * have the same work; of the fractions that pick the faster tile at every
+ * size measured from 1024 to 4096 (1.23 up to, not including, 1.33), 5/4
+ * is the simplest (handouts/results/h100-lab7-tile-boundary.txt). */
+#define LAB7_TILE_RATE_LARGE 5
+#define LAB7_TILE_RATE_SMALL 4
+
 /* A position: in a block tile, in a shared-memory tile, or in a warp. */
 typedef struct {
     int row, col;
@@ -184,9 +195,14 @@ LAB_HOST_DEVICE lab7_coord lab7_warp_tile_output(int thread, int wm_iter, int wn
 /* TODO(7.11) how many bm x bn block tiles cover an m x n C (any positive
  * sizes: a partial tile at an edge is a block too). */
 LAB_HOST_DEVICE int lab7_tile_blocks(int m, int n, int bm, int bn);
-/* TODO(7.11) the block tile for an m x n C on a GPU of `sm_count` SMs:
- * LAB7_TILE_LARGE (LAB7_WT_BM x LAB7_WT_BN) when its blocks give every SM
- * at least one, else LAB7_TILE_SMALL (LAB7_WTS_BM x LAB7_WTS_BN). */
+/* TODO(7.11) the block tile for an m x n C on a GPU of `sm_count` SMs
+ * (sm_count >= 1): the one whose busiest SM finishes first. A tile's
+ * busiest SM runs ceil(blocks / sm_count) of its blocks; its time is that
+ * many blocks' area (BM x BN) divided by the tile's rate
+ * (LAB7_TILE_RATE_*). LAB7_TILE_LARGE (LAB7_WT_BM x LAB7_WT_BN) when its
+ * time is no longer than the small tile's, else LAB7_TILE_SMALL
+ * (LAB7_WTS_BM x LAB7_WTS_BN). In integers: large when
+ * rounds_large * 128 * 128 * RATE_SMALL <= rounds_small * 64 * 64 * RATE_LARGE. */
 LAB_HOST_DEVICE int lab7_choose_tile(int m, int n, int sm_count);
 
 /* ---- entry points (device pointers) ---- */

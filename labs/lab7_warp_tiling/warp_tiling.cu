@@ -320,8 +320,8 @@ extern "C" lab_status lab7_kernel_attributes(lab7_stage stage, struct cudaFuncAt
  * At 256 .. 1024 the 128 x 128 block tile of stage 4 gives 4 .. 64 blocks,
  * and most of the GPU's SMs get none (wave quantisation). This stage
  * launches stage 4's kernel with a 64 x 64 block tile (LAB7_WTS_* in
- * lab7.h) when the large tile's blocks cannot give every SM one
- * (handout section 15, "Final stage"). */
+ * lab7.h) when that tile's busiest SM would finish first (handout
+ * section 15, "Final stage"). */
 
 /* ------------------------------------ final stage: which block tile */
 
@@ -335,11 +335,15 @@ LAB_HOST_DEVICE int lab7_tile_blocks(int m, int n, int bm, int bn)
 
 LAB_HOST_DEVICE int lab7_choose_tile(int m, int n, int sm_count)
 {
-    /* TODO(7.11, continued): LAB7_TILE_LARGE when the large tile
-     * (LAB7_WT_BM x LAB7_WT_BN) gives at least one block per SM, i.e. when
-     * its block count reaches `sm_count`; LAB7_TILE_SMALL otherwise. Why not
-     * a full wave of LAB7_WT_MIN_BLOCKS blocks per SM? (handout section
-     * 15.2) */
+    /* TODO(7.11, continued): for each tile, the blocks its busiest SM
+     * runs: ceil(lab7_tile_blocks(...) / sm_count), the rounds. The large
+     * tile (LAB7_WT_BM x LAB7_WT_BN) does 4 times a small block's work per
+     * block, at LAB7_TILE_RATE_LARGE / LAB7_TILE_RATE_SMALL times its
+     * speed. LAB7_TILE_LARGE when
+     *   rounds_large * LAB7_WT_BM * LAB7_WT_BN * LAB7_TILE_RATE_SMALL <=
+     *   rounds_small * LAB7_WTS_BM * LAB7_WTS_BN * LAB7_TILE_RATE_LARGE
+     * (in long long), LAB7_TILE_SMALL otherwise. Why the busiest SM, and
+     * not "every SM has a block"? (handout section 15.2) */
     return LAB7_TILE_LARGE;
 }
 

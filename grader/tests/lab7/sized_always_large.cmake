@@ -5,9 +5,13 @@
 # SMs (the baseline of LAB7_SIZED_SPEEDUP_MIN).
 lab_variant(SOLUTION warp_tiling.cu
   FIND [[
-    return lab7_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN) >= sm_count ? LAB7_TILE_LARGE
-                                                                       : LAB7_TILE_SMALL;]]
+    return large_rounds * LAB7_WT_BM * LAB7_WT_BN * LAB7_TILE_RATE_SMALL <=
+                   small_rounds * LAB7_WTS_BM * LAB7_WTS_BN * LAB7_TILE_RATE_LARGE
+               ? LAB7_TILE_LARGE
+               : LAB7_TILE_SMALL;]]
   REPLACE [[
+    (void)large_rounds;
+    (void)small_rounds;
     return LAB7_TILE_LARGE;]]
   FAILS cpu_sized_tile_choice
     MESSAGE [[TODO\(7\.11\) lab7_choose_tile\(m=256, n=256, sm_count=132\) returned 0.*expected LAB7_TILE_SMALL]]
