@@ -394,26 +394,22 @@ static long long busiest_sm_blocks(int m, int n, int bm, int bn, int sms)
     return (lab7_grader_tile_blocks(m, n, bm, bn) + sms - 1) / sms;
 }
 
-/* The busiest SM's time with each tile, in elements of C over the tile's
- * rate; the handout's rule takes the large tile when its time is no
- * longer (section 15.2). Both are multiplied by the two rates, to stay in
- * integers, so each carries the other tile's rate. */
-static long long large_tile_time(int m, int n, int sms)
+/* The elements of C the busiest of `sms` SMs computes with a bm x bn tile:
+ * its blocks times their area. */
+static long long busiest_sm_work(int m, int n, int bm, int bn, int sms)
 {
-    return busiest_sm_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN, sms) * LAB7_WT_BM * LAB7_WT_BN *
-           LAB7_TILE_RATE_SMALL;
+    return busiest_sm_blocks(m, n, bm, bn, sms) * bm * bn;
 }
 
-static long long small_tile_time(int m, int n, int sms)
-{
-    return busiest_sm_blocks(m, n, LAB7_WTS_BM, LAB7_WTS_BN, sms) * LAB7_WTS_BM * LAB7_WTS_BN *
-           LAB7_TILE_RATE_LARGE;
-}
-
+/* The handout's rule (section 15.2): the large tile when its busiest SM's
+ * time, that work over the tile's rate, is no longer than the small
+ * tile's; multiplied out by both rates to stay in integers. */
 int lab7_grader_tile(int m, int n, int sms)
 {
-    return large_tile_time(m, n, sms) <= small_tile_time(m, n, sms) ? LAB7_TILE_LARGE
-                                                                     : LAB7_TILE_SMALL;
+    return busiest_sm_work(m, n, LAB7_WT_BM, LAB7_WT_BN, sms) * LAB7_TILE_RATE_SMALL <=
+                   busiest_sm_work(m, n, LAB7_WTS_BM, LAB7_WTS_BN, sms) * LAB7_TILE_RATE_LARGE
+               ? LAB7_TILE_LARGE
+               : LAB7_TILE_SMALL;
 }
 
 static const char *tile_name(int tile)
@@ -436,8 +432,8 @@ static void choice_hint(int m, int n, int sms, int want, char *hint, size_t size
         int large;
         const char *name;
     } rules[] = {
-        {busiest_sm_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN, sms) * LAB7_WT_BM * LAB7_WT_BN <=
-             busiest_sm_blocks(m, n, LAB7_WTS_BM, LAB7_WTS_BN, sms) * LAB7_WTS_BM * LAB7_WTS_BN,
+        {busiest_sm_work(m, n, LAB7_WT_BM, LAB7_WT_BN, sms) <=
+             busiest_sm_work(m, n, LAB7_WTS_BM, LAB7_WTS_BN, sms),
          "the busiest SM's blocks without the tiles' rates"},
         {large >= sms, "\"every SM has a large block\""},
         {large >= (long long)sms * LAB7_WT_MIN_BLOCKS,
@@ -471,10 +467,11 @@ static void expect_choice(int m, int n, int sms)
                 m, n, sms, got, tile_name(got), tile_name(want), large_rounds,
                 lab7_grader_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN), large_rounds,
                 LAB7_TILE_RATE_LARGE,
-                (double)large_rounds * LAB7_WT_BM * LAB7_WT_BN / LAB7_TILE_RATE_LARGE,
+                (double)busiest_sm_work(m, n, LAB7_WT_BM, LAB7_WT_BN, sms) / LAB7_TILE_RATE_LARGE,
                 small_rounds, lab7_grader_tile_blocks(m, n, LAB7_WTS_BM, LAB7_WTS_BN),
                 small_rounds, LAB7_TILE_RATE_SMALL,
-                (double)small_rounds * LAB7_WTS_BM * LAB7_WTS_BN / LAB7_TILE_RATE_SMALL,
+                (double)busiest_sm_work(m, n, LAB7_WTS_BM, LAB7_WTS_BN, sms) /
+                    LAB7_TILE_RATE_SMALL,
                 hint, LAB7_HANDOUT);
 }
 
