@@ -212,18 +212,6 @@ const variant VARIANTS[] = {
     VARIANT_SPLIT(32, 32, 16, 1, 3, 4, 16, 4), VARIANT_SPLIT(32, 32, 8, 1, 4, 4, 16, 4),
 };
 
-int cmp_double(const void *x, const void *y)
-{
-    const double p = *(const double *)x, q = *(const double *)y;
-    return (p > q) - (p < q);
-}
-
-double median(double *v, int count)
-{
-    qsort(v, (size_t)count, sizeof *v, cmp_double);
-    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -250,26 +238,16 @@ int main(int argc, char **argv)
     for (int size : sizes) {
         const int s = size;
         const size_t count = (size_t)s * s;
-        float *h_a = (float *)malloc(count * 4), *h_b = (float *)malloc(count * 4);
         float *h_c = (float *)malloc(count * 4), *h_want = (float *)malloc(count * 4);
-        unsigned long long x = 20261127ull;
-        for (size_t i = 0; i < count; ++i) {
-            x = x * 6364136223846793005ull + 1442695040888963407ull;
-            h_a[i] = (float)((double)(x >> 40) / 8388608.0 - 1.0);
-            x = x * 6364136223846793005ull + 1442695040888963407ull;
-            h_b[i] = (float)((double)(x >> 40) / 8388608.0 - 1.0);
-        }
-        float *a = nullptr, *b = nullptr, *c = nullptr, *other = nullptr, *want = nullptr;
-        if (!h_a || !h_b || !h_c || !h_want || cudaMalloc((void **)&a, count * 4) != cudaSuccess ||
-            cudaMalloc((void **)&b, count * 4) != cudaSuccess ||
-            cudaMalloc((void **)&c, count * 4) != cudaSuccess ||
+        float *a = measure_device_floats("measure_lab7_async_copy", count, 20261127u);
+        float *b = measure_device_floats("measure_lab7_async_copy", count, 20261128u);
+        float *c = nullptr, *other = nullptr, *want = nullptr;
+        if (!h_c || !h_want || !a || !b || cudaMalloc((void **)&c, count * 4) != cudaSuccess ||
             cudaMalloc((void **)&other, count * 4) != cudaSuccess ||
             cudaMalloc((void **)&want, count * 4) != cudaSuccess) {
             printf("size %d: not enough host or GPU memory\n", s);
             return 1;
         }
-        cudaMemcpy(a, h_a, count * 4, cudaMemcpyHostToDevice);
-        cudaMemcpy(b, h_b, count * 4, cudaMemcpyHostToDevice);
         cudaEvent_t start, stop;
         cudaEventCreate(&start);
         cudaEventCreate(&stop);
@@ -316,7 +294,7 @@ int main(int argc, char **argv)
             cudaFuncGetAttributes(&attr, v.kernel);
             double m[KINDS];
             for (int w = 0; w < KINDS; ++w)
-                m[w] = median(ms[w], runs);
+                m[w] = stats_median(ms[w], (size_t)runs);
             printf("%-44s size %4d regs=%d local=%zu smem=%zu ms=%.4f gflops=%.0f pct_cublas=%.1f "
                    "x_lab3=%.2f x_sized=%.2f | stage4 pct_cublas=%.1f sized x_lab3=%.2f "
                    "cublas_gflops=%.0f %s\n",
@@ -331,8 +309,6 @@ int main(int argc, char **argv)
         cudaFree(c);
         cudaFree(other);
         cudaFree(want);
-        free(h_a);
-        free(h_b);
         free(h_c);
         free(h_want);
     }
