@@ -3,8 +3,10 @@ stage, build and grade each lab, write the student's files, and finally
 regenerate the class outputs from what is on disk.
 
 Builds of (student, lab) run on up to --jobs CPU workers. Then the
-student takes a GPU slot (one per visible GPU, CUDA_VISIBLE_DEVICES set;
-a CPU slot when there is no GPU): one student at a time per GPU. Their lab
+student takes a GPU slot (one per GPU, gpus.py: its own node in the
+sandbox, selected for CUDA there; a CPU slot with --no-gpu): one student
+at a time per GPU. Before the first student, every GPU's worker proves
+with a probe, run as its graders run, that CUDA sees exactly its GPU. Their lab
 graders run together on it, sharing it through two lock files
 (GRADER_GPU_SHARE, grader/harness/runner/gpu_share.h): correctness tests of
 several labs side by side (--tests-at-once of each grader), every
@@ -25,6 +27,7 @@ are the batch's own (score.py). Anything that goes wrong for one student
 becomes that student's row; only a broken course (an infrastructure
 failure: build.InfraError) stops the batch."""
 import concurrent.futures as cf
+import dataclasses
 import fcntl
 import hashlib
 import os
@@ -39,7 +42,7 @@ from dataclasses import dataclass
 from typing import List
 
 from . import build, course as course_mod, gradescope, outputs, report, review, runner
-from . import sandbox as sandbox_mod, score, slots, submissions, tasks
+from . import gpus as gpus_mod, sandbox as sandbox_mod, score, slots, submissions, tasks
 from .calibrated_curves import CalibratedCurves, CalibrationUnusable
 from .labs import Lab
 from .progress import Progress
@@ -71,27 +74,22 @@ def chown_tree(top, uid):
             os.chown(os.path.join(folder, name), uid, uid, follow_symlinks=False)
 
 
-def visible_gpus():
-    """Indices of the GPUs this batch may use: CUDA_VISIBLE_DEVICES when
-    set, else every GPU nvidia-smi lists."""
-    env = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if env is not None:
-        return [d.strip() for d in env.split(",") if d.strip() and d.strip() != "-1"]
-    try:
-        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    return [str(i) for i, line in enumerate(out.stdout.splitlines()) if line.startswith("GPU ")] \
-        if out.returncode == 0 else []
-
-
 class Batch:
     def __init__(self, args):
         self.args = args
         self.out = os.path.abspath(args.out)
         self.jobs = args.jobs or os.cpu_count() or 2
         self.build_slots = threading.Semaphore(self.jobs)
-        self.gpus = visible_gpus()
+        try:
+            # --no-gpu grades without a GPU on purpose, whatever is here.
+            self.gpus = [] if args.no_gpu else gpus_mod.machine_gpus()
+        except gpus_mod.GpuSetupError as e:
+            raise SystemExit(f"grade-submissions: stopped before grading: {e}")
+        if not self.gpus and not args.no_gpu:
+            raise SystemExit("grade-submissions: no GPU here: every GPU test would be recorded "
+                             "\"not graded: no GPU\" and the gradebook would miss those points. "
+                             "Grade on a GPU machine, or give --no-gpu to grade only what the "
+                             "CPU can.")
         self.run_slots = queue.Queue()
         for g in (self.gpus or [None] * self.jobs):
             self.run_slots.put(g)
@@ -125,14 +123,12 @@ class Batch:
                           for l in self.labs]
         write_json_atomic(outputs.labs_info_path(self.out), [i.to_json() for i in self.labs_info])
         self.sandbox = sandbox_mod.probe(not self.args.no_sandbox)
-        if self.gpus:
-            sandbox_mod.check_gpu_as_run_as(self.sandbox, self.gpus[0])
         self.grader_uid = self.sandbox.run_as if self.sandbox.run_as is not None else os.geteuid()
         if self.args.max_processes and self.grader_uid == 0:
             say_once("nproc", "graders run as root: no limit on the processes they start "
                               "(a fork bomb is stopped only by the time limit)")
         if not self.gpus:
-            say_once("gpu", f"no GPU visible: GPU tests are recorded as \"{score.NO_GPU}\" (0 "
+            say_once("gpu", f"--no-gpu: GPU tests are recorded as \"{score.NO_GPU}\" (0 "
                             "points, never passed) and grading_status says \"partial: no GPU\"")
         # The symbol check's nm of the course's libraries, while the first
         # submissions unpack and compile: once per batch, not per student.
@@ -147,6 +143,57 @@ class Batch:
         self.private = os.path.join(work, "private")
         os.makedirs(self.private, mode=0o700, exist_ok=True)
         os.chmod(self.private, 0o700)
+        self.prove_workers(work)
+
+    def grader_env(self, gpu, home):
+        """The environment of everything run on a worker (the graders and
+        the worker's probe): the instructor's settings, never the
+        student's: the seed, and where the graders' shared libraries are
+        when they are not installed system-wide (CMocka under /opt, say)."""
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": "/tmp",
+               "HOME": "/tmp" if self.sandbox.enabled else home}
+        for name in ("LAB_SEED", "LD_LIBRARY_PATH"):
+            if name in os.environ:
+                env[name] = os.environ[name]
+        # Without a worker GPU, none: not even unsandboxed, where every
+        # GPU of the machine could be opened.
+        env["CUDA_VISIBLE_DEVICES"] = "" if gpu is None else \
+            gpus_mod.cuda_visible(gpu, self.sandbox.enabled)
+        return env
+
+    def probe_worker(self, gpu):
+        """Runs the GPU probe on `gpu`'s worker exactly as its graders run
+        (sandbox, user, environment): a gpus.ProbeResult."""
+        folder = os.path.dirname(self.probe_exe)
+        try:
+            argv = self.sandbox.wrap([self.probe_exe], folder, [], gpu=gpu, unprivileged=True,
+                                     writable=False)
+        except gpus_mod.GpuSetupError as e:
+            return gpus_mod.ProbeResult(gpu, False, str(e))
+        return gpus_mod.run_probe(gpu, argv, self.grader_env(gpu, folder))
+
+    def prove_workers(self, work):
+        """Before anyone is graded: every worker's probe must name its own
+        GPU, or the batch stops with what the probes printed."""
+        if not self.gpus:
+            return
+        folder = os.path.join(work, "probe")
+        os.makedirs(folder, exist_ok=True)
+        try:
+            self.probe_exe = gpus_mod.build_probe(folder)
+        except gpus_mod.GpuSetupError as e:
+            raise SystemExit(f"grade-submissions: stopped before grading: {e}")
+        with cf.ThreadPoolExecutor(len(self.gpus)) as pool:
+            proofs = list(pool.map(self.probe_worker, self.gpus))
+        for proof in proofs:
+            say(proof.line())
+        failed = [p for p in proofs if not p.ok]
+        if failed:
+            raise SystemExit("grade-submissions: stopped before grading: the CUDA of "
+                             f"{len(failed)} of {len(proofs)} workers does not see its GPU as "
+                             "its graders would run:\n" +
+                             "\n".join(f"--- {p.gpu.describe()}\n{p.output.strip()}"
+                                        for p in failed))
 
     # ------------------------------------------------------------- a lab
     def build_lab(self, sub, lab, taken, scratch):
@@ -216,58 +263,34 @@ class Batch:
         return argv
 
     def run_lab(self, built, gpu, share_lock, at_once=1):
-        """Runs a built lab's grader on `gpu` (None: no GPU), sandboxed;
-        `share_lock`: the folder of the locks through which it shares the
-        GPU with the student's other labs (gpu_share.h), or None, and
-        `at_once` the tests it runs side by side there.
+        """Runs a built lab's grader on `gpu` (a gpus.Gpu; None: no GPU),
+        sandboxed, and scores it; `share_lock`: the folder of the locks
+        through which it shares the GPU with the student's other labs
+        (gpu_share.h), or None, and `at_once` the tests it runs side by side
+        there.
 
-        The grader's results come back through a file only the batch can
-        name: opened here, unlinked at once, inherited as a descriptor. Its
-        output goes through a pipe into OUT. In the sandbox the lab's
-        folder is read-only and the grader's only writable place is a
-        size-capped /tmp."""
-        lab, work, lab_out = built.lab, built.work, built.lab_out
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": "/tmp",
-               "HOME": "/tmp" if self.sandbox.enabled else work}
-        # The instructor's settings, never the student's: the seed, and
-        # where the graders' shared libraries are when they are not
-        # installed system-wide (CMocka unpacked under /opt, say).
-        for name in ("LAB_SEED", "LD_LIBRARY_PATH"):
-            if name in os.environ:
-                env[name] = os.environ[name]
-        readonly = [self.course.cache]
-        if gpu is not None:
-            env["CUDA_VISIBLE_DEVICES"] = gpu
-            if share_lock:
-                env["GRADER_GPU_SHARE"] = share_lock
-                readonly.append(share_lock)
-        run_log = os.path.join(self.private,
-                               f"{os.path.basename(os.path.dirname(work))}.{lab.name}.run.log")
-        with tempfile.TemporaryFile(dir=self.private) as channel:
-            fd = channel.fileno()
-            argv = self.grader_argv(built, fd, share_lock, at_once)
-            wrapped = self.sandbox.wrap(argv, work, readonly, gpu_index=gpu, unprivileged=True,
-                                        writable=False, tmp_bytes=SCRATCH_BYTES)
-            try:
-                res = runner.run(wrapped, run_log, cwd=work, env=env,
-                                 timeout=self.args.lab_timeout, cap=self.args.output_cap,
-                                 memory_bytes=int(self.args.mem_limit_gb * 2**30),
-                                 max_file_bytes=256 << 20, pass_fds=(fd,), reap=True,
-                                 max_tasks=tasks.process_limit(self.grader_uid,
-                                                               self.args.max_processes))
-                write_atomic(os.path.join(lab_out, "run.log"), read_text(run_log))
-            finally:
-                _unlink(run_log)
-            raw = os.pread(fd, score.RESULTS_MAX_BYTES + 1, 0)
-        problem, reason, results = None, "", None
-        if raw:
-            # Kept as it came (capped), readable or not: the evidence.
-            write_atomic(os.path.join(lab_out, "grader.json"), raw[:score.RESULTS_MAX_BYTES])
-            try:
-                results = score.read_results(raw)
-            except score.Unreadable as e:
-                problem = "results unreadable"
-                reason = f"error: {score.UNREADABLE} ({e}); the raw file is kept as grader.json"
+        A lab that says "no CUDA device" on a worker with a GPU is not
+        graded as such: it runs once more, and if it says so again the
+        worker's probe decides. A worker that lost its GPU stops the batch
+        (nothing is recorded for the lab); one whose GPU still works was
+        hidden from the student's own tests by the student's code, and
+        those tests fail."""
+        lab, lab_out = built.lab, built.lab_out
+        res, raw, log = self._run_grader(built, gpu, share_lock, at_once)
+        results, problem, reason = self._read_results(raw, lab_out)
+        if gpu is not None and _reports_no_device(results):
+            say(f"{lab_out}: the grader found no CUDA device on {gpu.describe()}; running "
+                "it again")
+            res, raw, again = self._run_grader(built, gpu, share_lock, at_once)
+            log += "\n== run again: the first run reported no CUDA device\n" + again
+            results, problem, reason = self._read_results(raw, lab_out)
+            if _reports_no_device(results):
+                proof = self.probe_worker(gpu)
+                if not proof.ok:
+                    raise build.InfraError(f"{gpu.describe()} no longer works for CUDA (its "
+                                           f"probe: {proof.output.strip()[:300]})")
+                results = _charge_no_device(results, proof)
+        write_atomic(os.path.join(lab_out, "run.log"), log)
         if results and share_lock and not res.timed_out:
             self.test_slots.record(lab.name, results.tests)
         if res.timed_out:
@@ -288,8 +311,59 @@ class Batch:
         record.symbol_findings = built.symbol_findings
         record.run = RunInfo(status=res.describe(), seconds=round(res.seconds, 1),
                              output_dropped_bytes=res.dropped, sandbox=self.sandbox.enabled,
-                             gpu_shared="GRADER_GPU_SHARE" in env)
+                             gpu_shared=share_lock is not None and gpu is not None,
+                             gpu=gpu.name if gpu else None, gpu_uuid=gpu.uuid if gpu else None)
         return self._finish_lab(lab_out, record, built.start)
+
+    def _run_grader(self, built, gpu, share_lock, at_once):
+        """One run of a lab's grader: (runner.Result, the raw results, the
+        run log's text).
+
+        The grader's results come back through a file only the batch can
+        name: opened here, unlinked at once, inherited as a descriptor. Its
+        output goes through a pipe into the batch's private folder. In the
+        sandbox the lab's folder is read-only and the grader's only
+        writable place is a size-capped /tmp."""
+        lab, work = built.lab, built.work
+        env = self.grader_env(gpu, work)
+        readonly = [self.course.cache]
+        if gpu is not None and share_lock:
+            env["GRADER_GPU_SHARE"] = share_lock
+            readonly.append(share_lock)
+        run_log = os.path.join(self.private,
+                               f"{os.path.basename(os.path.dirname(work))}.{lab.name}.run.log")
+        with tempfile.TemporaryFile(dir=self.private) as channel:
+            fd = channel.fileno()
+            argv = self.grader_argv(built, fd, share_lock, at_once)
+            wrapped = self.sandbox.wrap(argv, work, readonly, gpu=gpu, unprivileged=True,
+                                        writable=False, tmp_bytes=SCRATCH_BYTES)
+            if gpu is not None:
+                with open(run_log, "ab") as log:  # the run log names the GPU that graded it
+                    log.write(f"== graded on {gpu.describe()}\n".encode())
+            try:
+                res = runner.run(wrapped, run_log, cwd=work, env=env,
+                                 timeout=self.args.lab_timeout, cap=self.args.output_cap,
+                                 memory_bytes=int(self.args.mem_limit_gb * 2**30),
+                                 max_file_bytes=256 << 20, pass_fds=(fd,), reap=True,
+                                 max_tasks=tasks.process_limit(self.grader_uid,
+                                                               self.args.max_processes))
+                text = read_text(run_log)
+            finally:
+                _unlink(run_log)
+            return res, os.pread(fd, score.RESULTS_MAX_BYTES + 1, 0), text
+
+    @staticmethod
+    def _read_results(raw, lab_out):
+        """(results or None, problem, reason) of a run's raw results, which
+        are kept as they came (capped), readable or not: the evidence."""
+        if not raw:
+            return None, None, ""
+        write_atomic(os.path.join(lab_out, "grader.json"), raw[:score.RESULTS_MAX_BYTES])
+        try:
+            return score.read_results(raw), None, ""
+        except score.Unreadable as e:
+            return None, "results unreadable", \
+                f"error: {score.UNREADABLE} ({e}); the raw file is kept as grader.json"
 
     def run_labs(self, built, scratch):
         """A student's built labs: one GPU slot for all of them, their
@@ -462,7 +536,8 @@ class Batch:
         if stale:
             say(f"{len(stale)} students were graded with another version of the course "
                 f"({' '.join(stale[:5])}...); --force regrades them")
-        where = "GPUs " + ",".join(self.gpus) if self.gpus else "no GPU"
+        where = ("GPUs " + ", ".join(f"{g.index} ({g.name})" for g in self.gpus)
+                 if self.gpus else "no GPU (--no-gpu)")
         say(f"grading {len(todo)} of {len(subs)} submissions ({len(subs) - len(todo)} already "
             f"graded), labs {' '.join(l.name for l in self.labs)}, {self.jobs} build jobs, {where}")
         started = time.monotonic()
@@ -486,7 +561,9 @@ class Batch:
                     progress.step(sub.id, "error")
                     continue
                 total = sum(r.score for r in rec.labs.values())
-                progress.step(sub.id, "error" if rec.state == "error" else outputs.fmt(total))
+                models = outputs.gpu_models(rec, list(rec.labs))
+                progress.step(sub.id, "error" if rec.state == "error" else
+                              outputs.fmt(total) + (f", on {models}" if models else ""))
                 if time.monotonic() - last_outputs > 30:
                     self.write_outputs(pictures=False)
                     last_outputs = time.monotonic()
@@ -518,6 +595,23 @@ def _unlink(path):
 
 def _short_hash(text):
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def _reports_no_device(results):
+    return results is not None and any(t.status == "skip" and t.skip_reason == "no_gpu"
+                                       for t in results.tests)
+
+
+def _charge_no_device(results, proof):
+    """The results with every "no CUDA device" skip turned into a failure:
+    the worker's probe (no student code) saw its GPU, so what hid it from
+    the tests was the submission."""
+    why = ("failed: the test found no CUDA device, yet this worker's GPU works (its probe, "
+           f"just now: {' '.join(proof.output.split())[:160]}); the submission's code hid "
+           "the GPU from its own tests")
+    return dataclasses.replace(results, tests=[
+        dataclasses.replace(t, status="fail", skip_reason=None, message=why)
+        if t.status == "skip" and t.skip_reason == "no_gpu" else t for t in results.tests])
 
 
 def _list_hash(ids):

@@ -53,6 +53,10 @@ def grade_parser():
     p.add_argument("--cuda-arch", help="compute capability to build for, e.g. 90 "
                                        "(default: the first GPU's, or 80 without one)")
     p.add_argument("--no-sandbox", action="store_true", help="do not use bubblewrap")
+    p.add_argument("--no-gpu", action="store_true",
+                   help="grade without a GPU, whatever this machine has: GPU tests score 0, "
+                        "\"not graded: no GPU\" (without it, the batch refuses to grade where "
+                        "it finds no GPU)")
     p.add_argument("--labs-in-turn", action="store_true",
                    help="run a student's lab graders one after another, each with the GPU "
                         "alone (default: together, sharing the GPU, every measurement alone)")

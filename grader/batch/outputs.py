@@ -142,7 +142,18 @@ def status_text(rec: StudentRecord, lab_names):
                      f"({calibration_text(rec, lab_names)}), out of the total")
     if rec.not_on_roster:
         parts.append("not on the roster")
-    return "; ".join(parts) if parts else "ok"
+    models = gpu_models(rec, lab_names)
+    return ("; ".join(parts) if parts else "ok") + (f" (graded on {models})" if models else "")
+
+
+def gpu_models(rec: StudentRecord, lab_names):
+    """The GPU models that ran a student's graders ("NVIDIA H200"), or ""."""
+    seen = []
+    for n in lab_names:
+        run = rec.labs[n].run if n in rec.labs else None
+        if run is not None and run.gpu and run.gpu not in seen:
+            seen.append(run.gpu)
+    return ", ".join(seen)
 
 
 def calibration_text(rec: StudentRecord, lab_names):

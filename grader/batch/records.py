@@ -73,6 +73,8 @@ class RunInfo:
     output_dropped_bytes: int
     sandbox: bool
     gpu_shared: bool
+    gpu: Optional[str] = None       # the model of the worker's GPU (gpus.py), None: no GPU
+    gpu_uuid: Optional[str] = None
 
     def to_json(self) -> Json:
         return asdict(self)  # flat: the fields, in the file's key order
@@ -81,7 +83,7 @@ class RunInfo:
     def from_json(cls, data: Json) -> "RunInfo":
         return cls(data.get("status", ""), data.get("seconds", 0.0),
                    data.get("output_dropped_bytes", 0), data.get("sandbox", False),
-                   data.get("gpu_shared", False))
+                   data.get("gpu_shared", False), data.get("gpu"), data.get("gpu_uuid"))
 
 
 @dataclass

@@ -8,57 +8,20 @@ while its grader runs); a private /tmp, size-capped where bubblewrap can
 once); a private
 process and IPC namespace that dies with the batch; /sys and /proc (CUDA
 needs them); and of /dev only the standard nodes plus the NVIDIA nodes of
-the one GPU this worker owns. Run as root, the batch runs the graders
+the one GPU this worker owns (gpus.py). Run as root, the batch runs the graders
 inside it as an unprivileged user (setpriv, with no capabilities), so that
 the process limit holds (tasks.py) and student code is not root. Where
 bwrap is missing or not permitted the batch says so once and runs the same
 commands without it (docs/instructors.md: threat model)."""
-import glob
 import os
 import shutil
-import re
 import subprocess
 
+from . import gpus
 from .tasks import NOBODY
 from .util import say_once
 
 SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt"]
-
-
-def _gpu_minor(index):
-    """/dev/nvidiaN's N for nvidia-smi's GPU `index` (they may differ)."""
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=index,pci.bus_id", "--format=csv,noheader"],
-                             capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    for line in out.splitlines():
-        parts = [p.strip() for p in line.split(",")]
-        if len(parts) == 2 and parts[0] == str(index):
-            bus = parts[1].lower()
-            for info in glob.glob("/proc/driver/nvidia/gpus/*/information"):
-                if os.path.basename(os.path.dirname(info)).lower() in bus[-12:] or \
-                        bus.endswith(os.path.basename(os.path.dirname(info)).lower()):
-                    with open(info) as f:
-                        m = re.search(r"Device Minor:\s*(\d+)", f.read())
-                    if m:
-                        return int(m.group(1))
-    return None
-
-
-def gpu_device_nodes(gpu_index):
-    """The /dev nodes CUDA needs for one GPU (all of them when the GPU's
-    node cannot be told apart)."""
-    nodes = [n for n in ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
-                         "/dev/nvidia-modeset") if os.path.exists(n)]
-    nodes += [n for n in glob.glob("/dev/nvidia-caps/*")]
-    per_gpu = sorted(n for n in glob.glob("/dev/nvidia[0-9]*"))
-    minor = _gpu_minor(gpu_index) if gpu_index is not None else None
-    if minor is not None and os.path.exists(f"/dev/nvidia{minor}"):
-        nodes.append(f"/dev/nvidia{minor}")
-    elif gpu_index is not None:
-        nodes += per_gpu
-    return nodes
 
 
 class Sandbox:
@@ -75,11 +38,12 @@ class Sandbox:
         # bwrap --size (0.8+): the private /tmp can be capped.
         self.sized_tmp = False
 
-    def wrap(self, argv, workdir, readonly, gpu_index=None, cwd=None, unprivileged=False,
+    def wrap(self, argv, workdir, readonly, gpu=None, cwd=None, unprivileged=False,
              writable=True, tmp_bytes=0):
         """argv to run `argv` inside the sandbox with `workdir` writable (or,
         `writable` False, read-only, the command then starting in /tmp) and
-        the folders of `readonly` visible read-only, in `cwd`;
+        the folders of `readonly` visible read-only, in `cwd`; `gpu`: the
+        gpus.Gpu whose nodes it may open (gpus.device_nodes), or None;
         `unprivileged`: as self.run_as; `tmp_bytes`: the size of the private
         /tmp where this bubblewrap can cap it (sized_tmp; else, or 0,
         tmpfs's default, half the RAM)."""
@@ -93,7 +57,7 @@ class Sandbox:
         cmd += ["--ro-bind", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev"]
         cmd += (["--perms", "1777"] if drop else []) + \
             (["--size", str(tmp_bytes)] if tmp_bytes and self.sized_tmp else []) + ["--tmpfs", "/tmp"]
-        for node in gpu_device_nodes(gpu_index) if gpu_index is not None else []:
+        for node in gpus.device_nodes(gpu) if gpu is not None else []:
             cmd += ["--dev-bind", node, node]
         if drop:
             cmd += _traversable_parents(list(readonly) + [workdir])
@@ -181,23 +145,3 @@ def _drop_root(box):
         why = "setpriv (util-linux) is not installed"
     say_once("root", f"sandbox: graders run as root ({why}): the process limit does not hold "
                      "for root")
-
-
-def check_gpu_as_run_as(box, gpu_index):
-    """The unprivileged user must be able to open the GPU (its /dev nodes'
-    permissions); where it cannot, graders run as root, said once."""
-    if box.run_as is None or gpu_index is None:
-        return
-    tmp = os.path.realpath("/tmp")
-    try:
-        out = subprocess.run(box.wrap(["nvidia-smi", "-L"], tmp, [], gpu_index=gpu_index,
-                                      unprivileged=True),
-                             capture_output=True, text=True, timeout=120)
-        ok = out.returncode == 0 and "GPU" in out.stdout
-        detail = (out.stderr or out.stdout).strip()[:200]
-    except (OSError, subprocess.SubprocessError) as e:
-        ok, detail = False, str(e)
-    if not ok:
-        box.run_as = box.setpriv = None
-        say_once("root", f"sandbox: user {NOBODY} cannot use the GPU here ({detail}); graders "
-                         "run as root: the process limit does not hold for root")

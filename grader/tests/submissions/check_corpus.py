@@ -61,7 +61,8 @@ def load(path):
 def grade(args, subs, out, extra=(), **kw):
     cmd = [sys.executable, os.path.join(args.course, "grader", "grade-submissions"), subs,
            "-o", out, "--course-cache", os.path.join(args.work, "course"), "--jobs", str(args.jobs),
-           "--test-timeout", str(args.test_timeout)] + list(extra)
+           "--test-timeout", str(args.test_timeout)] + ([] if args.gpu else ["--no-gpu"]) + \
+        list(extra)
     print("$ " + " ".join(cmd), flush=True)
     return subprocess.Popen(cmd, **kw)
 
@@ -120,6 +121,25 @@ def check_secrets(sid, spec, out):
             continue
         if any(l in written for l in lines):
             fail("%s: a line of %s appears in what the batch wrote for it" % (sid, secret))
+
+
+def check_saw_gpu(name, spec, out):
+    """GPU mode: every lab a grader ran names, in its record and on its
+    run log's first line, the worker's GPU, and no test of it went
+    ungraded for want of a device (a worker whose CUDA cannot see its GPU
+    must stop the batch, never grade "no GPU")."""
+    sid = student_id(name, spec, out)
+    rec = load(os.path.join(students_of(out), sid, "student.json")) if sid else {}
+    for lab, data in rec.get("labs", {}).items():
+        if data.get("run") is None:
+            continue
+        if not data["run"].get("gpu") or data.get("no_gpu_points"):
+            fail("%s: %s ran without its worker's GPU: run %s, %s points not graded"
+                 % (name, lab, data["run"], data.get("no_gpu_points")))
+        with open(os.path.join(students_of(out), sid, lab, "run.log"), errors="replace") as f:
+            first = f.readline()
+        if not first.startswith("== graded on GPU ") or data["run"]["gpu"] not in first:
+            fail("%s: %s's run log does not name its GPU: %r" % (name, lab, first[:120]))
 
 
 def check_student(name, spec, out, gpu, sandboxed, lab_names):
@@ -306,8 +326,12 @@ def main():
     device = any_rec["labs"][lab_names[0]].get("device") or ""
     gpu = bool(device) and not device.startswith("no CUDA device")
     print("device: %s; sandbox: %s" % (device, "bubblewrap" if sandboxed else "none"))
+    if args.gpu != gpu:
+        fail("asked for a %s run, graded on device %r" % ("GPU" if args.gpu else "CPU", device))
     for name, spec in specs.items():
         check_student(name, spec, out, gpu, sandboxed, lab_names)
+        if args.gpu:
+            check_saw_gpu(name, spec, out)
     rows = gradebook_rows(os.path.join(out, "gradebook.csv"))
     if rows[1][0] != "points-possible" or len(rows) - 2 != len(specs):
         fail("gradebook rows: %d for %d fixtures: %s" % (len(rows) - 2, len(specs),
