@@ -39,10 +39,10 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import List
+from typing import List, Optional
 
 from . import build, course as course_mod, gradescope, outputs, report, review, runner
-from . import gpus as gpus_mod, sandbox as sandbox_mod, score, slots, submissions, tasks
+from . import gpus as gpus_mod, sandbox as sandbox_mod, score, slots, submissions, tasks, uids
 from .calibrated_curves import CalibratedCurves, CalibrationUnusable
 from .labs import Lab
 from .progress import Progress
@@ -65,6 +65,7 @@ class BuiltLab:
     lab_out: str              # OUT/students/<id>/labN
     start: float              # time.monotonic() when its build began
     symbol_findings: List[str]
+    uid: Optional[int] = None  # the pool uid its build ran as and its grader runs as
 
 
 def chown_tree(top, uid):
@@ -94,6 +95,12 @@ class Batch:
         for g in (self.gpus or [None] * self.jobs):
             self.run_slots.put(g)
         self.pid = os.getpid()
+        # A student being graded holds a slot; each of its labs has the
+        # slot's pair of pool uids for that lab (uids.py).
+        self.student_slots = queue.Queue()
+        for slot in range(self.jobs):
+            self.student_slots.put(slot)
+        self.pool = None
         self.test_slots = slots.TestSlots(args.tests_at_once)
 
     # ------------------------------------------------------------ set-up
@@ -122,11 +129,7 @@ class Batch:
                                       self.course.rubrics[l.name]) if t["bonus"]))
                           for l in self.labs]
         write_json_atomic(outputs.labs_info_path(self.out), [i.to_json() for i in self.labs_info])
-        self.sandbox = sandbox_mod.probe(not self.args.no_sandbox)
-        self.grader_uid = self.sandbox.run_as if self.sandbox.run_as is not None else os.geteuid()
-        if self.args.max_processes and self.grader_uid == 0:
-            say_once("nproc", "graders run as root: no limit on the processes they start "
-                              "(a fork bomb is stopped only by the time limit)")
+        self.set_up_isolation()
         if not self.gpus:
             say_once("gpu", f"--no-gpu: GPU tests are recorded as \"{score.NO_GPU}\" (0 "
                             "points, never passed) and grading_status says \"partial: no GPU\"")
@@ -138,12 +141,65 @@ class Batch:
         work = os.path.join(self.out, ".work")
         if os.path.isdir(work):
             shutil.rmtree(work, ignore_errors=True)  # scratch of a killed batch
-        os.makedirs(work, exist_ok=True)
+        # Students' files and logs pass through here: the batch's alone (the
+        # sandbox shows a grader its own folders by binding them, never
+        # through this one).
+        os.makedirs(work, mode=0o700, exist_ok=True)
+        os.chmod(work, 0o700)
         # The graders' results channels: files only the batch can open.
         self.private = os.path.join(work, "private")
         os.makedirs(self.private, mode=0o700, exist_ok=True)
         os.chmod(self.private, 0o700)
         self.prove_workers(work)
+
+    def set_up_isolation(self):
+        """The sandbox and the uid pool, or the batch stops: it never grades
+        unsandboxed or as root unless told to (--no-sandbox,
+        --allow-root-graders), and every student's record says how it was
+        graded (grading_status: "unsandboxed", "graders as root")."""
+        try:
+            self.sandbox = sandbox_mod.probe(not self.args.no_sandbox)
+        except sandbox_mod.SandboxError as e:
+            raise SystemExit(f"grade-submissions: no sandbox: {e}. Grading without one lets "
+                             "student code read and write what the batch's user can: give "
+                             "--no-sandbox to do it anyway.")
+        user = "root" if os.geteuid() == 0 else "the batch's user"
+        try:
+            nodes = sorted({n for g in self.gpus for n in gpus_mod.device_nodes(g)})
+            if not self.sandbox.enabled or os.geteuid() != 0:
+                sandbox_mod.enable_pool(self.sandbox, None, nodes)  # says why not
+            pool = uids.claim(self.args.uid_base, self.jobs, len(self.labs))
+            sandbox_mod.enable_pool(self.sandbox, pool.probe_uid, nodes)
+            self.pool = pool
+            say(f"graders' uids: {self.pool.base}..{self.pool.probe_uid} (two per lab of each of "
+                f"{self.jobs} students at once)")
+        except gpus_mod.GpuSetupError as e:
+            raise SystemExit(f"grade-submissions: stopped before grading: {e}")
+        except (sandbox_mod.SandboxError, uids.PoolError) as e:
+            if not self.args.allow_root_graders:
+                raise SystemExit(f"grade-submissions: the graders' uid pool cannot be used: {e}. "
+                                 f"Without it every grader runs as {user}, and one student's "
+                                 "processes count against the others' limit: give "
+                                 "--allow-root-graders to do it anyway.")
+            say_once("pool", f"graders run as {user} (--allow-root-graders): {e}")
+        self.graders_as = "pool" if self.pool else "root" if os.geteuid() == 0 else "batch user"
+        if self.args.max_processes and self.graders_as == "root":
+            say_once("nproc", "graders run as root: no limit on the processes they start "
+                              "(a fork bomb is stopped only by the time limit)")
+        if not self.sandbox.enabled:
+            say_once("sandbox", "grading WITHOUT a sandbox (--no-sandbox): grading_status says "
+                                "\"unsandboxed\"")
+
+    def lab_uid(self, slot, lab):
+        """The pool uid of `lab` in student slot `slot` (None: no pool)."""
+        return self.pool.pair(slot, self.labs.index(lab))[0] if self.pool else None
+
+    def release_slot(self, slot):
+        """Kills whatever the slot's uids still run, then hands the slot on."""
+        if self.pool and not self.pool.clean(slot):
+            raise build.InfraError(f"processes of the graders' uids {min(self.pool.slot_uids(slot))}"
+                                   "... survive SIGKILL; they cannot be given to another student")
+        self.student_slots.put(slot)
 
     def grader_env(self, gpu, home):
         """The environment of everything run on a worker (the graders and
@@ -166,11 +222,14 @@ class Batch:
         (sandbox, user, environment): a gpus.ProbeResult."""
         folder = os.path.dirname(self.probe_exe)
         try:
-            argv = self.sandbox.wrap([self.probe_exe], folder, [], gpu=gpu, unprivileged=True,
+            argv = self.sandbox.wrap([self.probe_exe], folder, [], gpu=gpu,
+                                     uid=self.pool.probe_uid if self.pool else None,
                                      writable=False)
         except gpus_mod.GpuSetupError as e:
             return gpus_mod.ProbeResult(gpu, False, str(e))
-        return gpus_mod.run_probe(gpu, argv, self.grader_env(gpu, folder))
+        return gpus_mod.run_probe(gpu, argv, self.grader_env(gpu, folder),
+                                  preexec=self.sandbox.confinement.apply
+                                  if self.sandbox.confinement else None)
 
     def prove_workers(self, work):
         """Before anyone is graded: every worker's probe must name its own
@@ -196,7 +255,7 @@ class Batch:
                                         for p in failed))
 
     # ------------------------------------------------------------- a lab
-    def build_lab(self, sub, lab, taken, scratch):
+    def build_lab(self, sub, lab, taken, scratch, slot=0):
         """Stages and builds one lab: its finished record when there is
         nothing to run (already graded, not submitted, did not build),
         else a BuiltLab for run_lab."""
@@ -225,14 +284,15 @@ class Batch:
             shutil.copyfile(files.get(rel) or os.path.join(self.course.src, rel), dest)
             staged[rel] = dest
         os.makedirs(os.path.join(work, "obj"), exist_ok=True)
-        if self.sandbox.run_as is not None:
-            chown_tree(work, self.sandbox.run_as)  # compiles run as the graders' user
+        uid = self.lab_uid(slot, lab)
+        if uid is not None:
+            chown_tree(work, uid)  # the lab's build and grader run as its pool uid
         # Logs are written in the batch's private folder, which the sandbox
         # never shows, and copied into OUT when complete.
         build_log = os.path.join(self.private, f"{_short_hash(sub.id)}.{lab.name}.build.log")
         readonly = [self.course.cache]
         limits = build.Limits(memory_bytes=COMPILE_MEMORY_BYTES, max_file_bytes=256 << 20,
-                              tmp_bytes=SCRATCH_BYTES)
+                              tmp_bytes=SCRATCH_BYTES, uid=uid, env=self.grader_env(None, work))
         try:
             with self.build_slots:
                 result = build.build_lab(self.course.recipes[lab.name], staged, work,
@@ -247,7 +307,7 @@ class Batch:
             record.build_errors = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
             record.symbol_findings = result.symbol_findings
             return self._finish_lab(lab_out, record, start)
-        return BuiltLab(lab, result.exe, work, lab_out, start, result.symbol_findings)
+        return BuiltLab(lab, result.exe, work, lab_out, start, result.symbol_findings, uid)
 
     def grader_argv(self, built, results_fd, share_lock, at_once):
         """The grader's command line: the course's runner, executing the
@@ -335,7 +395,7 @@ class Batch:
         with tempfile.TemporaryFile(dir=self.private) as channel:
             fd = channel.fileno()
             argv = self.grader_argv(built, fd, share_lock, at_once)
-            wrapped = self.sandbox.wrap(argv, work, readonly, gpu=gpu, unprivileged=True,
+            wrapped = self.sandbox.wrap(argv, work, readonly, gpu=gpu, uid=built.uid,
                                         writable=False, tmp_bytes=SCRATCH_BYTES)
             if gpu is not None:
                 with open(run_log, "ab") as log:  # the run log names the GPU that graded it
@@ -345,8 +405,10 @@ class Batch:
                                  timeout=self.args.lab_timeout, cap=self.args.output_cap,
                                  memory_bytes=int(self.args.mem_limit_gb * 2**30),
                                  max_file_bytes=256 << 20, pass_fds=(fd,), reap=True,
-                                 max_tasks=tasks.process_limit(self.grader_uid,
-                                                               self.args.max_processes))
+                                 max_tasks=tasks.process_limit(
+                                     os.geteuid() if built.uid is None else built.uid,
+                                     self.args.max_processes),
+                                 confine=self.sandbox.confinement)
                 text = read_text(run_log)
             finally:
                 _unlink(run_log)
@@ -404,8 +466,9 @@ class Batch:
         student's error row; only an infrastructure failure stops the batch."""
         start = time.monotonic()
         scratch = os.path.join(self.out, ".work", f"s{self.pid}.{_short_hash(sub.id)}")
+        slot = self.student_slots.get()
         try:
-            return self._grade_student(sub, lab_pool, scratch, start)
+            return self._grade_student(sub, lab_pool, scratch, start, slot)
         except build.InfraError:
             raise
         except submissions.Rejected as e:
@@ -416,8 +479,9 @@ class Batch:
                                       f"({type(e).__name__}: {str(e)[:300]})", start)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
+            self.release_slot(slot)
 
-    def _grade_student(self, sub, lab_pool, scratch, start):
+    def _grade_student(self, sub, lab_pool, scratch, start, slot=0):
         student_out = student_dir(self.out, sub.id)
         os.makedirs(student_out, exist_ok=True)
         if sub.error:
@@ -431,7 +495,8 @@ class Batch:
         for rel, path in sorted(taken.items()):
             flags += review.flags_for_file(rel, read_text(path),
                                            read_text(os.path.join(self.course.src, rel)))
-        futures = [lab_pool.submit(self.build_lab, sub, lab, taken, scratch) for lab in self.labs]
+        futures = [lab_pool.submit(self.build_lab, sub, lab, taken, scratch, slot)
+                   for lab in self.labs]
         done = [f.result() for f in futures]  # a record, or a BuiltLab to run
         built = [d for d in done if isinstance(d, BuiltLab)]
         self.run_labs(built, scratch)
@@ -471,7 +536,8 @@ class Batch:
             for r in records if os.path.exists(os.path.join(student_out, r.lab, "build.log"))))
         student = StudentRecord(id=sub.id, entry=sub.name, state=facts["state"],
                                 submission=sub.kind, course=self.course.fingerprint,
-                                sandbox=self.sandbox.enabled, taken=facts.get("taken", []),
+                                sandbox=self.sandbox.enabled, graders=self.graders_as,
+                                taken=facts.get("taken", []),
                                 ignored=facts.get("ignored", []),
                                 labs={r.lab: r for r in records}, review=flags,
                                 seconds=round(seconds, 1))

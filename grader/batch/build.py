@@ -4,8 +4,8 @@ archive them as the lab's library, and link the lab's grader from the
 shared build's objects and libraries with that library swapped in. Nothing
 of the shared build is written to; everything new lands in `workdir`.
 
-Every step runs as the graders do: in the sandbox, as its unprivileged
-user, with limits on memory, file size and time (a student's
+Every step runs as the graders do: in the sandbox, as the lab's pool uid,
+in the graders' clean environment, with limits on memory, file size and time (a student's
 `#include "/etc/gshadow"` reads nothing; a recursive include runs out of
 memory, not the machine). A step that fails because the course itself is
 broken (a recipe input gone, nvcc's options file among them) is an
@@ -25,7 +25,9 @@ LOG_CAP = 256 << 10     # compiler errors beyond this are noise
 # The review list's flag for symbol_findings (docs/instructors.md: review list).
 SYMBOL_FLAG = "symbol of the grader, harness or a library defined or weakly reached"
 
-Limits = collections.namedtuple("Limits", "memory_bytes max_file_bytes tmp_bytes")
+# uid: the pool uid the steps run as (None: the batch's own user); env: the
+# graders' clean environment (never the instructor's whole one).
+Limits = collections.namedtuple("Limits", "memory_bytes max_file_bytes tmp_bytes uid env")
 
 
 class InfraError(RuntimeError):
@@ -67,12 +69,16 @@ BUILD_NICENESS = 10
 
 def _run_step(sandbox, args, workdir, readonly, cwd, log_path, timeout, limits):
     """One compile, archive or link step, as the graders run, at a lower CPU
-    priority than the graders (BUILD_NICENESS)."""
-    return runner.run(sandbox.wrap(args, workdir, readonly, cwd=cwd, unprivileged=True,
+    priority than the graders (BUILD_NICENESS). The tool's own folder goes
+    first on PATH: nvcc finds its host compiler there or in the system's."""
+    env = dict(limits.env)
+    if os.path.isabs(args[0]):
+        env["PATH"] = os.path.dirname(args[0]) + ":" + env.get("PATH", "/usr/bin:/bin")
+    return runner.run(sandbox.wrap(args, workdir, readonly, cwd=cwd, uid=limits.uid,
                                    tmp_bytes=limits.tmp_bytes),
-                      log_path, cwd=cwd, timeout=timeout, cap=LOG_CAP,
+                      log_path, cwd=cwd, env=env, timeout=timeout, cap=LOG_CAP,
                       memory_bytes=limits.memory_bytes, max_file_bytes=limits.max_file_bytes,
-                      niceness=BUILD_NICENESS)
+                      niceness=BUILD_NICENESS, confine=sandbox.confinement)
 
 
 def _expand_response_files(args, cwd):

@@ -4,7 +4,7 @@ import argparse
 import os
 import sys
 
-from . import batch, outputs, report
+from . import batch, outputs, report, uids
 from .util import read_json
 
 
@@ -53,6 +53,13 @@ def grade_parser():
     p.add_argument("--cuda-arch", help="compute capability to build for, e.g. 90 "
                                        "(default: the first GPU's, or 80 without one)")
     p.add_argument("--no-sandbox", action="store_true", help="do not use bubblewrap")
+    p.add_argument("--allow-root-graders", action="store_true",
+                   help="grade even where the graders' uid pool cannot be used (not root, no "
+                        "setpriv): every grader then runs as the batch's own user, root if it "
+                        "is; grading_status says so")
+    p.add_argument("--uid-base", type=int, default=uids.DEFAULT_BASE,
+                   help="first uid of the graders' pool: two per lab per --jobs slot, plus one "
+                        f"(default {uids.DEFAULT_BASE}; no process or file may use them)")
     p.add_argument("--no-gpu", action="store_true",
                    help="grade without a GPU, whatever this machine has: GPU tests score 0, "
                         "\"not graded: no GPU\" (without it, the batch refuses to grade where "

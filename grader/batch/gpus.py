@@ -196,12 +196,12 @@ def judge_probe(gpu: Gpu, rc, output):
     return int(count.group(1)) == 1 and len(seen) == 1 and seen[0][1].lower() == gpu.uuid.lower()
 
 
-def run_probe(gpu: Gpu, argv, env, timeout=120):
-    """Runs a probe command (the probe, wrapped as the worker's graders are)
-    and judges it."""
+def run_probe(gpu: Gpu, argv, env, timeout=120, preexec=None):
+    """Runs a probe command (the probe, wrapped as the worker's graders are,
+    `preexec` as theirs) and judges it."""
     try:
         out = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout,
-                             stdin=subprocess.DEVNULL)
+                             stdin=subprocess.DEVNULL, preexec_fn=preexec)
         text = out.stdout + out.stderr + ("" if out.returncode == 0 else
                                           f"exit status {out.returncode}\n")
         return ProbeResult(gpu, judge_probe(gpu, out.returncode, out.stdout), text)

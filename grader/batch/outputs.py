@@ -140,6 +140,12 @@ def status_text(rec: StudentRecord, lab_names):
     if not_gradable:
         parts.append(f"{int(not_gradable)} points not graded on this GPU "
                      f"({calibration_text(rec, lab_names)}), out of the total")
+    # How it was graded, where the batch was told to grade without its
+    # protections (--no-sandbox, --allow-root-graders).
+    if rec.state == "graded" and rec.sandbox is False:
+        parts.append("unsandboxed")
+    if rec.state == "graded" and rec.graders in ("root", "batch user"):
+        parts.append("graders as root" if rec.graders == "root" else "graders as the batch's user")
     if rec.not_on_roster:
         parts.append("not on the roster")
     models = gpu_models(rec, lab_names)

@@ -193,6 +193,7 @@ class StudentRecord:
     review: List[ReviewFlag] = field(default_factory=list)
     error: Optional[str] = None
     sandbox: Optional[bool] = None
+    graders: Optional[str] = None     # who ran its graders: pool, root, batch user
     taken: Optional[List[str]] = None
     ignored: Optional[List[str]] = None
     seconds: Optional[float] = None
@@ -204,7 +205,7 @@ class StudentRecord:
             out["error"] = self.error
         out["submission"] = self.submission
         out["course"] = self.course
-        for key in ("sandbox", "taken", "ignored"):
+        for key in ("sandbox", "graders", "taken", "ignored"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         out["labs"] = {name: rec.to_json() for name, rec in self.labs.items()}
@@ -230,7 +231,8 @@ class StudentRecord:
                    submission=data.get("submission"), course=data.get("course"), labs=labs,
                    review=[ReviewFlag.from_json(f) for f in data.get("review") or []
                            if isinstance(f, dict)],
-                   error=data.get("error"), sandbox=data.get("sandbox"), taken=data.get("taken"),
+                   error=data.get("error"), sandbox=data.get("sandbox"),
+                   graders=data.get("graders"), taken=data.get("taken"),
                    ignored=data.get("ignored"), seconds=data.get("seconds"))
 
 

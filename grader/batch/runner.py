@@ -36,14 +36,17 @@ class Result:
         return f"exit status {self.rc}"
 
 
-def _limits(memory_bytes, max_file_bytes, max_tasks, niceness=0):
+def _limits(memory_bytes, max_file_bytes, max_tasks, niceness=0, confine=None):
     """Runs in the child before exec: its own process group, killed when the
     batch dies, and resource limits. The memory limit is RLIMIT_DATA, not
     RLIMIT_AS: CUDA reserves a huge virtual address range at start-up, so
     any RLIMIT_AS small enough to matter stops CUDA from starting at all.
     max_tasks is an RLIMIT_NPROC (tasks.py: what it counts, and why root
-    needs a sandbox for it). `niceness` lowers its CPU priority (os.nice)."""
+    needs a sandbox for it). `niceness` lowers its CPU priority (os.nice);
+    `confine`: a keyrings.Confinement, applied first."""
     def apply():
+        if confine is not None:
+            confine.apply()
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):
@@ -68,13 +71,15 @@ def _kill_group(pid):
 
 
 def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
-        memory_bytes=0, max_file_bytes=0, max_tasks=0, pass_fds=(), reap=False, niceness=0):
+        memory_bytes=0, max_file_bytes=0, max_tasks=0, pass_fds=(), reap=False, niceness=0,
+        confine=None):
     """Runs argv with stdout+stderr to log_path (appended; at most `cap`
     bytes of it, the rest counted and dropped); `pass_fds`: descriptors the
     command inherits (the grader's results channel); `reap`: under the
     reaper, for commands that run student code (a compiler or linker
     leaves no process behind, and its process group is killed anyway);
-    `niceness`: a lower CPU priority (builds, beside the graders).
+    `niceness`: a lower CPU priority (builds, beside the graders);
+    `confine`: what the sandbox applies before exec (Sandbox.confinement).
     Returns a Result."""
     start = time.monotonic()
     if reap:
@@ -86,7 +91,7 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     start_new_session=True, pass_fds=pass_fds,
                                     preexec_fn=_limits(memory_bytes, max_file_bytes, max_tasks,
-                                                       niceness))
+                                                       niceness, confine))
         except OSError as e:
             log.write(f"cannot start {argv[0]}: {e}\n".encode())
             return Result(127, False, 0.0, 0, 0)

@@ -5,23 +5,30 @@ What it gives: no network; the system and the prepared course read-only
 writable folder while it builds, this lab's scratch folder (read-only
 while its grader runs); a private /tmp, size-capped where bubblewrap can
 (--size, bubblewrap 0.8 or newer; older ones give an uncapped /tmp, said
-once); a private
-process and IPC namespace that dies with the batch; /sys and /proc (CUDA
-needs them); and of /dev only the standard nodes plus the NVIDIA nodes of
-the one GPU this worker owns (gpus.py). Run as root, the batch runs the graders
-inside it as an unprivileged user (setpriv, with no capabilities), so that
-the process limit holds (tasks.py) and student code is not root. Where
-bwrap is missing or not permitted the batch says so once and runs the same
-commands without it (docs/instructors.md: threat model)."""
+once); a private process and IPC namespace that dies with the batch;
+/sys and /proc (CUDA needs them); and of /dev only the standard nodes plus
+the NVIDIA nodes of the one GPU this worker owns (gpus.py). Run as root,
+the batch runs every build and grader inside it as a uid of its own pool
+(uids.py; setpriv, no capabilities, no groups but the GPU nodes' group
+where they are not open to all), so that one student's processes count,
+and can be killed, apart from everyone else's. Every command also starts
+with an empty session keyring and no way to reach a keyring (keyrings.py).
+
+It fails closed: no bubblewrap, or one that is not permitted, stops the
+batch unless the instructor says --no-sandbox; a pool that cannot be used
+stops it unless --allow-root-graders (docs/instructors.md: threat model)."""
 import os
 import shutil
 import subprocess
 
-from . import gpus
-from .tasks import NOBODY
+from . import gpus, keyrings
 from .util import say_once
 
 SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt"]
+
+
+class SandboxError(Exception):
+    """The sandbox asked for cannot be had here: the batch must not grade."""
 
 
 class Sandbox:
@@ -31,25 +38,27 @@ class Sandbox:
         # An absolute path: the graders run with a clean PATH, which need
         # not hold the folder the instructor's bwrap is in.
         self.bwrap = bwrap
-        # The user id graders run as inside the sandbox (None: the batch's
-        # own), and the setpriv that switches to it.
-        self.run_as = None
+        # The setpriv that switches to a pool uid (None: commands run as the
+        # batch's own user), and the group the GPU's nodes need, if any.
         self.setpriv = None
+        self.device_gid = None
         # bwrap --size (0.8+): the private /tmp can be capped.
         self.sized_tmp = False
+        # What every command does before exec (keyrings.py); None unsandboxed.
+        self.confinement = None
 
-    def wrap(self, argv, workdir, readonly, gpu=None, cwd=None, unprivileged=False,
+    def wrap(self, argv, workdir, readonly, gpu=None, cwd=None, uid=None,
              writable=True, tmp_bytes=0):
         """argv to run `argv` inside the sandbox with `workdir` writable (or,
         `writable` False, read-only, the command then starting in /tmp) and
         the folders of `readonly` visible read-only, in `cwd`; `gpu`: the
         gpus.Gpu whose nodes it may open (gpus.device_nodes), or None;
-        `unprivileged`: as self.run_as; `tmp_bytes`: the size of the private
-        /tmp where this bubblewrap can cap it (sized_tmp; else, or 0,
-        tmpfs's default, half the RAM)."""
+        `uid`: the pool uid it runs as (None: the batch's own user);
+        `tmp_bytes`: the size of the private /tmp where this bubblewrap can
+        cap it (sized_tmp; else, or 0, tmpfs's default, half the RAM)."""
         if not self.enabled:
             return argv
-        drop = unprivileged and self.run_as is not None
+        drop = uid is not None and self.setpriv is not None
         cmd = [self.bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                "--die-with-parent", "--new-session"]
         for d in SYSTEM_DIRS:
@@ -66,8 +75,10 @@ class Sandbox:
         cmd += ["--bind" if writable else "--ro-bind", workdir, workdir,
                 "--chdir", cwd or (workdir if writable else "/tmp"), "--"]
         if drop:
-            cmd += [self.setpriv, f"--reuid={self.run_as}", f"--regid={self.run_as}",
-                    "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"]
+            groups = (["--groups", str(self.device_gid)] if gpu is not None and
+                      self.device_gid is not None else ["--clear-groups"])
+            cmd += [self.setpriv, f"--reuid={uid}", f"--regid={uid}"] + groups + \
+                ["--inh-caps=-all", "--bounding-set=-all", "--"]
         return cmd + list(argv)
 
 
@@ -96,52 +107,60 @@ def _traversable_parents(paths):
 
 
 def probe(use):
-    """A Sandbox: bwrap when asked for, installed and permitted here."""
+    """A Sandbox: bwrap, installed and permitted here, with the keyring
+    confinement; Sandbox(False) with --no-sandbox (`use` False). Raises
+    SandboxError, with the reason, where it was asked for and cannot be."""
     if not use:
         return Sandbox(False, "turned off (--no-sandbox)")
     bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        raise SandboxError("bubblewrap (bwrap) is not installed (Debian: apt-get install "
+                           "bubblewrap)")
+    box = Sandbox(True, bwrap=bwrap)
     try:
-        subprocess.run([bwrap or "bwrap", "--version"], capture_output=True, check=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        box = Sandbox(False, "bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)")
-    else:
-        test = Sandbox(True, bwrap=bwrap)
-        tmp = os.path.realpath("/tmp")
-        argv = test.wrap(["true"], tmp, [])
-        out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-        box = test if out.returncode == 0 else Sandbox(
-            False, f"bwrap is installed but not permitted here: {out.stderr.strip()[:300]}")
-    if not box.enabled:
-        say_once("sandbox", f"sandbox: {box.reason}; grading WITHOUT a sandbox "
-                 "(see docs/instructors.md, threat model)")
-        return box
+        box.confinement = keyrings.Confinement()
+    except (keyrings.Unsupported, OSError) as e:
+        raise SandboxError(f"the keyring filter cannot be built here: {e}")
     tmp = os.path.realpath("/tmp")
+    out = _try(box, box.wrap(["true"], tmp, []))
+    if out.returncode != 0:
+        raise SandboxError("bwrap is installed but not permitted here, or the keyring filter "
+                           f"is refused: {out.stderr.strip()[:300]}")
     box.sized_tmp = True
-    sized = subprocess.run(box.wrap(["true"], tmp, [], tmp_bytes=1 << 20), capture_output=True,
-                           timeout=60)
-    if sized.returncode != 0:
+    if _try(box, box.wrap(["true"], tmp, [], tmp_bytes=1 << 20)).returncode != 0:
         box.sized_tmp = False
         say_once("tmpsize", "sandbox: this bubblewrap cannot cap the size of /tmp (--size needs "
                             "bubblewrap 0.8); a grader's /tmp is limited only by RAM")
-    if os.geteuid() == 0:
-        _drop_root(box)
     return box
 
 
-def _drop_root(box):
-    """Run as root: graders run as `nobody` inside the sandbox, when
-    setpriv (util-linux) is there and works."""
-    setpriv = shutil.which("setpriv")
-    if setpriv:
-        box.run_as, box.setpriv = NOBODY, setpriv
-        tmp = os.path.realpath("/tmp")
-        out = subprocess.run(box.wrap(["true"], tmp, [], unprivileged=True),
-                             capture_output=True, text=True, timeout=60)
-        if out.returncode == 0:
-            return
-        box.run_as = box.setpriv = None
-        why = f"setpriv failed in the sandbox: {out.stderr.strip()[:200]}"
-    else:
-        why = "setpriv (util-linux) is not installed"
-    say_once("root", f"sandbox: graders run as root ({why}): the process limit does not hold "
-                     "for root")
+def _try(box, argv):
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                              preexec_fn=box.confinement.apply if box.confinement else None)
+    except (OSError, subprocess.SubprocessError) as e:
+        return subprocess.CompletedProcess(argv, 126, "", str(e))
+
+
+def enable_pool(box, uid, device_nodes=()):
+    """Lets the sandbox run commands as pool uids: root, setpriv there, and
+    a test uid `uid` that runs a command in it (with the GPU nodes' group
+    where their mode shuts others out: 0660 root:video, say). Raises
+    SandboxError with the reason otherwise."""
+    if not box.enabled:
+        raise SandboxError("there is no sandbox to switch users in (--no-sandbox)")
+    if os.geteuid() != 0:
+        raise SandboxError("the batch is not run as root, so it cannot run graders as uids of "
+                           "their own")
+    box.setpriv = shutil.which("setpriv")
+    if box.setpriv is None:
+        raise SandboxError("setpriv (util-linux) is not installed")
+    for node in device_nodes:
+        st = os.stat(node)
+        if st.st_mode & 0o006 != 0o006:
+            box.device_gid = st.st_gid
+    tmp = os.path.realpath("/tmp")
+    out = _try(box, box.wrap(["true"], tmp, [], uid=uid))
+    if out.returncode != 0:
+        box.setpriv = None
+        raise SandboxError(f"setpriv failed in the sandbox: {out.stderr.strip()[:200]}")

@@ -4,11 +4,9 @@ the grading machine down with it).
 RLIMIT_NPROC counts every task (process or thread) of a user id, machine
 wide, and the kernel never applies it to root. So the limit is relative
 (the tasks the grader's user id has now, plus a margin), and a batch run
-as root runs the graders as an unprivileged user id inside the sandbox
-(sandbox.py), where the limit holds."""
+as root runs each lab as a uid of its own (uids.py) inside the sandbox
+(sandbox.py), where the limit holds and counts that lab alone."""
 import os
-
-NOBODY = 65534
 
 
 def tasks_of_uid(uid):

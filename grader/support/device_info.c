@@ -7,11 +7,24 @@
 int device_count(void)
 {
     int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
-        cudaGetLastError(); /* clear the error so later calls start clean */
-        return 0;
-    }
-    return count;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess)
+        return count;
+    cudaGetLastError(); /* clear the error so later calls start clean */
+    /* No GPU or no driver: there is none. Any other error (CUDA could not
+     * start beside a process that holds all of the GPU's memory, say) is
+     * not "no device": callers fail rather than skip, so a grader that
+     * shares the GPU runs the test again alone instead of recording it
+     * "not graded: no GPU". */
+    return err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ? 0 : -1;
+}
+
+const char *device_count_error(void)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    cudaGetLastError();
+    return err == cudaSuccess ? "no error" : cudaGetErrorString(err);
 }
 
 void device_describe(char *out, size_t size)

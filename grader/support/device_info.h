@@ -8,8 +8,11 @@
 extern "C" {
 #endif
 
-/* Number of usable CUDA devices; 0 when there is no driver or no device. */
+/* Number of usable CUDA devices; 0 when there is no driver or no device;
+ * -1 when CUDA failed to start for another reason (device_count_error
+ * says which), which callers treat as a failure, never as "no GPU". */
 int device_count(void);
+const char *device_count_error(void);
 
 /* One line, e.g. "NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 50 MiB L2, 79 GiB,
  * driver 13.0, runtime 13.0"; or "no CUDA device (...reason...)". */

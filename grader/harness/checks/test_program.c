@@ -25,8 +25,13 @@
 
 void grader_require_gpu(void)
 {
-    if (device_count() > 0)
+    int count = device_count();
+    if (count > 0)
         return;
+    if (count < 0)
+        GRADER_FAIL("CUDA could not start on this machine's GPU (%s): the GPU is there but "
+                    "unusable for this test (another process holding all of its memory, say)",
+                    device_count_error());
     grader_skip_at(__FILE__, __LINE__, GRADER_SKIP_NO_GPU,
                    "skipped: no CUDA device on this machine (GPU checks need one)");
 }

@@ -16,7 +16,7 @@ import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, records, review, runner, sandbox, score, slots, submissions, tasks  # noqa: E402,E501
+from batch import batch, records, review, runner, sandbox, score, slots, submissions, tasks, uids  # noqa: E402,E501
 from batch.calibrated_curves import CalibratedCurves, CalibrationUnusable  # noqa: E402
 
 FORK_LOOP = """
@@ -81,20 +81,23 @@ class RunnerTest(unittest.TestCase):
 
 class ProcessLimitTest(unittest.TestCase):
     def test_fork_loop_stops_at_the_limit(self):
-        """As a grader is run: in the sandbox (as `nobody` when root), with
-        RLIMIT_NPROC 200 tasks over what its user runs now."""
-        box = sandbox.probe(True)
-        uid = box.run_as if box.run_as is not None else os.geteuid()
-        if uid == 0:
-            self.skipTest("root without a working sandbox + setpriv: the limit cannot hold")
+        """As a grader is run: in the sandbox, as a pool uid, with
+        RLIMIT_NPROC 200 tasks over what that uid runs now."""
+        try:
+            box = sandbox.probe(True)
+            pool = uids.UidPool(uids.DEFAULT_BASE, 1, 1)
+            sandbox.enable_pool(box, pool.probe_uid)
+        except sandbox.SandboxError as e:
+            self.skipTest(f"no sandbox with a uid pool here ({e}): the limit cannot hold")
+        uid = pool.pair(0, 0)[0]
         python = "/usr/bin/python3"  # the sandbox shows only the system folders
         if not os.access(python, os.X_OK):
             self.skipTest("no /usr/bin/python3 to run the fork loop with")
         with tempfile.TemporaryDirectory() as d:
             os.chmod(d, 0o777)
             log = os.path.join(d, "log")
-            argv = box.wrap([python, "-c", FORK_LOOP], d, [], unprivileged=True)
-            res = runner.run(argv, log, cwd=d, timeout=60,
+            argv = box.wrap([python, "-c", FORK_LOOP], d, [], uid=uid)
+            res = runner.run(argv, log, cwd=d, timeout=60, confine=box.confinement,
                              max_tasks=tasks.process_limit(uid, 200))
             out = open(log).read()
             self.assertEqual(res.rc, 0, out)

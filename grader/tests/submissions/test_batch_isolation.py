@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""What keeps one student's graders from another's and from the instructor
+(batch/uids.py, keyrings.py, sandbox.py): the uid pool, neighbours under a
+fork flood, the keyring filter, the clean build environment, and a batch
+that refuses to grade unprotected unless told to. The tests that switch
+users need root and bubblewrap; elsewhere they say so and skip."""
+import ctypes
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import types
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from batch import batch, build, keyrings, outputs, records, runner, sandbox, score  # noqa: E402
+from batch import tasks, uids  # noqa: E402
+
+PYTHON = "/usr/bin/python3"   # the sandbox shows only the system folders
+TEST_BASE = 2_100_000_000     # not the default pool: a batch may run beside the tests
+
+
+def pool_sandbox(test):
+    """A sandbox that runs commands as pool uids, or the test is skipped."""
+    try:
+        box = sandbox.probe(True)
+        sandbox.enable_pool(box, TEST_BASE - 1)
+    except sandbox.SandboxError as e:
+        test.skipTest(f"no sandbox with a uid pool here: {e}")
+    if not os.access(PYTHON, os.X_OK):
+        test.skipTest(f"no {PYTHON} to run in the sandbox")
+    return box
+
+
+class PoolTest(unittest.TestCase):
+    def test_every_lab_of_every_slot_has_its_own_pair(self):
+        pool = uids.UidPool(TEST_BASE, 3, 7)
+        pairs = [pool.pair(s, l) for s in range(3) for l in range(7)]
+        flat = [u for p in pairs for u in p] + [pool.probe_uid]
+        self.assertEqual(len(set(flat)), len(flat))
+        self.assertEqual(set(flat), set(pool.all_uids()))
+        self.assertEqual(pool.slot_uids(1), {u for l in range(7) for u in pool.pair(1, l)})
+
+    def test_two_batches_on_one_machine_get_two_pools(self):
+        with tempfile.TemporaryDirectory() as d:
+            first = uids.claim(TEST_BASE, 2, 7, lock_dir=d, folders=())
+            second = uids.claim(TEST_BASE, 2, 7, lock_dir=d, folders=())
+            self.assertEqual(second.base, first.base + uids.BLOCK)
+            first.lock.close()
+            third = uids.claim(TEST_BASE, 2, 7, lock_dir=d, folders=())
+            self.assertEqual(third.base, TEST_BASE)
+            second.lock.close()
+            third.lock.close()
+
+    def test_a_pool_in_use_is_not_taken(self):
+        if os.geteuid() != 0:
+            self.skipTest("chown to a pool uid needs root")
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as locks:
+            left = os.path.join(d, "left-over")
+            open(left, "w").close()
+            os.chown(left, TEST_BASE + 3, TEST_BASE + 3)
+            with self.assertRaises(uids.PoolError):
+                uids.UidPool(TEST_BASE, 2, 7).check_unused([d])
+            pool = uids.claim(TEST_BASE, 2, 7, lock_dir=locks, folders=[d])
+            self.assertEqual(pool.base, TEST_BASE + uids.BLOCK)
+            pool.lock.close()
+
+    def test_what_a_slot_left_running_is_killed(self):
+        if os.geteuid() != 0 or not os.access("/usr/bin/setpriv", os.X_OK):
+            self.skipTest("running as a pool uid needs root and setpriv")
+        pool = uids.UidPool(TEST_BASE, 2, 1)
+        uid = pool.pair(1, 0)[1]
+        # Escaped from everything but its uid: its own session, parent gone.
+        subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                        PYTHON, "-c", "import os,time\nif os.fork(): os._exit(0)\n"
+                        "os.setsid(); time.sleep(60)"], check=True, timeout=30)
+        time.sleep(0.2)
+        self.assertTrue(uids.processes_of(pool.slot_uids(1)))
+        self.assertFalse(uids.processes_of(pool.slot_uids(0)))
+        self.assertTrue(pool.clean(1))
+        self.assertFalse(uids.processes_of(pool.slot_uids(1)))
+
+
+# Forks children that sleep until it has `n` of them (or no fork is
+# allowed), writes how many it started to `out`, then waits.
+FORKS = """
+import os, sys, time
+n, out = int(sys.argv[1]), sys.argv[2]
+go = sys.argv[3] if len(sys.argv) > 3 else None
+while go and not os.path.exists(go):
+    time.sleep(0.05)
+started = 0
+for _ in range(n):
+    try:
+        if os.fork() == 0:
+            time.sleep(20)
+            os._exit(0)
+        started += 1
+    except OSError:
+        break
+open(out, "w").write(str(started))
+time.sleep(3)
+"""
+
+
+class NeighboursTest(unittest.TestCase):
+    """One lab floods its process limit while a neighbour's lab is running:
+    the neighbour still starts every process it asks for. With one uid for
+    both (as before the pool) it does not, which shows the test can fail."""
+    def run_pair(self, flood_uid, honest_uid):
+        box = pool_sandbox(self)
+        with tempfile.TemporaryDirectory() as d:
+            os.chmod(d, 0o777)
+            go = os.path.join(d, "go")
+            honest = subprocess.Popen(
+                box.wrap([PYTHON, "-c", FORKS, "100", os.path.join(d, "honest"), go], d, [],
+                         uid=honest_uid),
+                preexec_fn=runner._limits(0, 0, tasks.process_limit(honest_uid, 150), 0,
+                                          box.confinement))
+            time.sleep(0.5)
+            flood = subprocess.Popen(
+                box.wrap([PYTHON, "-c", FORKS, "100000", os.path.join(d, "flood")], d, [],
+                         uid=flood_uid),
+                preexec_fn=runner._limits(0, 0, tasks.process_limit(flood_uid, 300), 0,
+                                          box.confinement))
+            deadline = time.monotonic() + 30
+            while not os.path.exists(os.path.join(d, "flood")) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            open(go, "w").close()
+            honest.wait(timeout=60)
+            flood.wait(timeout=60)
+            uids.kill_uids({flood_uid, honest_uid})
+            with open(os.path.join(d, "honest")) as f:
+                return int(f.read())
+
+    def test_a_fork_flood_costs_its_neighbour_nothing(self):
+        pool = uids.UidPool(TEST_BASE, 2, 1)
+        self.assertEqual(self.run_pair(pool.pair(0, 0)[0], pool.pair(1, 0)[0]), 100)
+
+    def test_one_shared_uid_would_let_it(self):
+        uid = uids.UidPool(TEST_BASE, 2, 1).pair(0, 0)[0]
+        self.assertLess(self.run_pair(uid, uid), 100)
+
+
+class KeyringTest(unittest.TestCase):
+    """A key in the batch's session keyring is out of reach of what the
+    batch runs under the confinement; without it, the same child reads it."""
+    def test_the_instructors_key_cannot_be_read(self):
+        libc = ctypes.CDLL(None, use_errno=True)
+        try:
+            confinement = keyrings.Confinement()
+        except keyrings.Unsupported as e:
+            self.skipTest(str(e))
+        nr_add_key, nr_keyctl = keyrings.ARCHES[os.uname().machine][2][0], confinement.keyctl_nr
+        payload = b"instructor-secret-42"
+        key = libc.syscall(nr_add_key, b"user", b"cuda-labs-test", payload, len(payload), -3)
+        if key < 0:
+            self.skipTest(f"no session keyring to put a key in (errno {ctypes.get_errno()})")
+        reader = ("import ctypes,sys;l=ctypes.CDLL(None,use_errno=True);b=ctypes.create_string_"
+                  f"buffer(64);n=l.syscall({nr_keyctl},11,{key},b,64);"
+                  "print(b.raw[:n].decode() if n>0 else 'errno %d' % ctypes.get_errno())")
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                log = os.path.join(d, "open")
+                runner.run([sys.executable, "-c", reader], log, timeout=30)
+                self.assertIn("instructor-secret-42", open(log).read())  # the test can fail
+                log = os.path.join(d, "confined")
+                runner.run([sys.executable, "-c", reader], log, timeout=30, confine=confinement)
+                self.assertEqual(open(log).read().strip(), "errno 1")
+        finally:
+            libc.syscall(nr_keyctl, 3, key)  # KEYCTL_REVOKE
+
+    def test_the_filter_is_on_in_the_sandbox(self):
+        box = pool_sandbox(self)
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "log")
+            runner.run(box.wrap(["grep", "Seccomp:", "/proc/self/status"], d, [],
+                                uid=TEST_BASE + 9), log, timeout=30, confine=box.confinement)
+            self.assertIn("2", open(log).read())
+
+
+class BuildEnvironmentTest(unittest.TestCase):
+    def test_a_build_step_sees_only_the_graders_environment(self):
+        os.environ["INSTRUCTOR_TOKEN"] = "do-not-pass"
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                limits = build.Limits(0, 0, 0, None, {"PATH": "/usr/bin:/bin", "HOME": "/tmp"})
+                log = os.path.join(d, "log")
+                build._run_step(sandbox.Sandbox(False), ["/usr/bin/env"], d, [], d, log, 30,
+                                limits)
+                seen = open(log).read()
+        finally:
+            del os.environ["INSTRUCTOR_TOKEN"]
+        self.assertNotIn("do-not-pass", seen)
+        self.assertIn("PATH=/usr/bin:/usr/bin:/bin", seen)  # the tool's folder first
+
+
+class FailsClosedTest(unittest.TestCase):
+    def fake(self, **args):
+        b = batch.Batch.__new__(batch.Batch)
+        b.args = types.SimpleNamespace(no_sandbox=False, allow_root_graders=False,
+                                       uid_base=TEST_BASE, max_processes=0)
+        b.args.__dict__.update(args)
+        b.jobs, b.labs, b.gpus, b.pool = 2, ["lab1"], [], None
+        return b
+
+    def test_no_bubblewrap_no_grading(self):
+        real = sandbox.shutil.which
+        sandbox.shutil.which = lambda name: None
+        try:
+            with self.assertRaises(SystemExit) as stop:
+                self.fake().set_up_isolation()
+        finally:
+            sandbox.shutil.which = real
+        self.assertIn("--no-sandbox", str(stop.exception))
+
+    def test_no_pool_no_grading_unless_allowed(self):
+        with self.assertRaises(SystemExit) as stop:
+            self.fake(no_sandbox=True).set_up_isolation()
+        self.assertIn("--allow-root-graders", str(stop.exception))
+        b = self.fake(no_sandbox=True, allow_root_graders=True)
+        b.set_up_isolation()
+        self.assertIn(b.graders_as, ("root", "batch user"))
+
+    def test_the_gradebook_says_how_it_was_graded(self):
+        lab = score.score_lab("lab1", {"title": "t", "tests": []}, {}, state="graded")
+        rec = records.StudentRecord(id="s", state="graded", labs={"lab1": lab}, sandbox=False,
+                                    graders="root")
+        self.assertEqual(outputs.status_text(rec, ["lab1"]), "unsandboxed; graders as root")
+        rec = records.StudentRecord(id="s", state="graded", labs={"lab1": lab}, sandbox=True,
+                                    graders="pool")
+        self.assertEqual(outputs.status_text(rec, ["lab1"]), "ok")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
