@@ -54,6 +54,11 @@ REPO = course_mod.REPO
 BUILD_ERRORS_KEEP = 8000
 COMPILE_MEMORY_BYTES = 8 << 30   # a recursive-include compile reached 9.3 GB in a minute
 SCRATCH_BYTES = 1 << 30          # a sandboxed command's /tmp (sandbox.wrap: where bwrap can cap it)
+# A lab's built files: the largest lab's (lab 7: a 1.6 MiB test program,
+# a 1.4 MiB race runner and its objects) come to under 5 MiB; 512 MiB
+# leaves room for any honest code and bounds the disk 16 students at once
+# can fill (7 labs each: 56 GiB at most, where per-file caps allowed 84).
+BUILD_FOLDER_BYTES = 512 << 20
 
 
 @dataclass
@@ -292,7 +297,8 @@ class Batch:
         build_log = os.path.join(self.private, f"{_short_hash(sub.id)}.{lab.name}.build.log")
         readonly = [self.course.cache]
         limits = build.Limits(memory_bytes=COMPILE_MEMORY_BYTES, max_file_bytes=256 << 20,
-                              tmp_bytes=SCRATCH_BYTES, uid=uid, env=self.grader_env(None, work))
+                              tmp_bytes=SCRATCH_BYTES, uid=uid, env=self.grader_env(None, work),
+                              folder_bytes=BUILD_FOLDER_BYTES)
         try:
             with self.build_slots:
                 result = build.build_lab(self.course.recipes[lab.name], staged, work,
@@ -404,6 +410,7 @@ class Batch:
                 res = runner.run(wrapped, run_log, cwd=work, env=env,
                                  timeout=self.args.lab_timeout, cap=self.args.output_cap,
                                  memory_bytes=int(self.args.mem_limit_gb * 2**30),
+                                 tree_memory=int(self.args.mem_limit_gb * 2**30),
                                  max_file_bytes=256 << 20, pass_fds=(fd,), reap=True,
                                  max_tasks=tasks.process_limit(
                                      os.geteuid() if built.uid is None else built.uid,

@@ -22,12 +22,17 @@ from . import runner, symbols
 COMPILE_LIMIT_S = 300   # a template bomb must not stall the batch
 LINK_LIMIT_S = 120
 LOG_CAP = 256 << 10     # compiler errors beyond this are noise
+FOLDER_FULL = 124       # _run_step's status for a step that filled the lab's folder
 # The review list's flag for symbol_findings (docs/instructors.md: review list).
 SYMBOL_FLAG = "symbol of the grader, harness or a library defined or weakly reached"
 
 # uid: the pool uid the steps run as (None: the batch's own user); env: the
-# graders' clean environment (never the instructor's whole one).
-Limits = collections.namedtuple("Limits", "memory_bytes max_file_bytes tmp_bytes uid env")
+# graders' clean environment (never the instructor's whole one);
+# folder_bytes: what the lab's writable folder may hold after any step
+# (max_file_bytes binds each file alone: a student's giant static array
+# made a 256 MiB object, program and race runner per lab).
+Limits = collections.namedtuple("Limits", "memory_bytes max_file_bytes tmp_bytes uid env "
+                                          "folder_bytes")
 
 
 class InfraError(RuntimeError):
@@ -70,15 +75,39 @@ BUILD_NICENESS = 10
 def _run_step(sandbox, args, workdir, readonly, cwd, log_path, timeout, limits):
     """One compile, archive or link step, as the graders run, at a lower CPU
     priority than the graders (BUILD_NICENESS). The tool's own folder goes
-    first on PATH: nvcc finds its host compiler there or in the system's."""
+    first on PATH: nvcc finds its host compiler there or in the system's.
+    A step after which the folder holds more than limits.folder_bytes
+    fails (exit status FOLDER_FULL), its outputs deleted."""
     env = dict(limits.env)
     if os.path.isabs(args[0]):
         env["PATH"] = os.path.dirname(args[0]) + ":" + env.get("PATH", "/usr/bin:/bin")
-    return runner.run(sandbox.wrap(args, workdir, readonly, cwd=cwd, uid=limits.uid,
-                                   tmp_bytes=limits.tmp_bytes),
-                      log_path, cwd=cwd, env=env, timeout=timeout, cap=LOG_CAP,
-                      memory_bytes=limits.memory_bytes, max_file_bytes=limits.max_file_bytes,
-                      niceness=BUILD_NICENESS, confine=sandbox.confinement)
+    res = runner.run(sandbox.wrap(args, workdir, readonly, cwd=cwd, uid=limits.uid,
+                                  tmp_bytes=limits.tmp_bytes),
+                     log_path, cwd=cwd, env=env, timeout=timeout, cap=LOG_CAP,
+                     memory_bytes=limits.memory_bytes, max_file_bytes=limits.max_file_bytes,
+                     niceness=BUILD_NICENESS, confine=sandbox.confinement)
+    held = folder_bytes(workdir)
+    if limits.folder_bytes and held > limits.folder_bytes:
+        for folder, _dirs, files in os.walk(os.path.join(workdir, "obj")):
+            for name in files:
+                os.unlink(os.path.join(folder, name))
+        with open(log_path, "ab") as log:
+            log.write(f"the build's outputs came to {held >> 20} MiB, over the lab's "
+                      f"{limits.folder_bytes >> 20} MiB\n".encode())
+        return runner.Result(FOLDER_FULL, False, res.seconds, res.captured, res.dropped)
+    return res
+
+
+def folder_bytes(top):
+    """Bytes of the files under `top` (links not followed)."""
+    total = 0
+    for folder, _dirs, files in os.walk(top):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(folder, name)).st_size
+            except OSError:
+                pass
+    return total
 
 
 def _expand_response_files(args, cwd):

@@ -79,7 +79,8 @@ def grade_parser():
     p.add_argument("--output-cap", type=int, default=1 << 20,
                    help="bytes of a grader's output kept in run.log (default 1 MiB)")
     p.add_argument("--mem-limit-gb", type=float, default=32,
-                   help="RLIMIT_DATA of each grader process in GiB (default 32; 0: none)")
+                   help="memory of one lab's grader in GiB: of each process (RLIMIT_DATA) "
+                        "and of all its processes together (default 32; 0: none)")
     p.add_argument("--max-processes", type=int, default=1024,
                    help="processes and threads one grader run may start (RLIMIT_NPROC over "
                         "what its user already runs; default 1024; 0: none)")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 PR_SET_PDEATHSIG = 1
 REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
 REAPER_GRACE_S = 5  # for the reaper to kill what is under it before we kill it
+OVER_MEMORY = 125   # reaper.py's exit status when it stopped the command for memory
 
 
 @dataclass
@@ -25,8 +26,11 @@ class Result:
     seconds: float
     captured: int             # bytes written to the log
     dropped: int              # bytes over the cap, not written
+    over_memory: bool = False  # the reaper stopped it: its processes together held too much
 
     def describe(self) -> str:
+        if self.over_memory:
+            return "stopped: its processes together held more memory than the limit"
         if self.timed_out:
             return f"killed after {self.seconds:.0f} s (time limit)"
         if self.rc < 0:
@@ -72,18 +76,21 @@ def _kill_group(pid):
 
 def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
         memory_bytes=0, max_file_bytes=0, max_tasks=0, pass_fds=(), reap=False, niceness=0,
-        confine=None):
+        confine=None, tree_memory=0):
     """Runs argv with stdout+stderr to log_path (appended; at most `cap`
     bytes of it, the rest counted and dropped); `pass_fds`: descriptors the
     command inherits (the grader's results channel); `reap`: under the
     reaper, for commands that run student code (a compiler or linker
     leaves no process behind, and its process group is killed anyway);
     `niceness`: a lower CPU priority (builds, beside the graders);
-    `confine`: what the sandbox applies before exec (Sandbox.confinement).
+    `confine`: what the sandbox applies before exec (Sandbox.confinement);
+    `tree_memory`: the reaper's limit on the memory of all its processes
+    together (reaper.py), where memory_bytes binds each one alone.
     Returns a Result."""
     start = time.monotonic()
     if reap:
-        argv = [sys.executable, REAPER] + list(argv)
+        argv = [sys.executable, REAPER] + \
+            (["--tree-memory", str(int(tree_memory))] if tree_memory else []) + list(argv)
     with open(log_path, "ab") as log:
         try:
             proc = subprocess.Popen(list(argv), cwd=cwd, env=env,
@@ -132,6 +139,9 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
             log.write(f"\n[... {counts['dropped']} more bytes of output dropped (cap {cap} "
                       "bytes) ...]\n".encode())
         rc = proc.returncode
+        if reap and rc == OVER_MEMORY:
+            return Result(rc, False, time.monotonic() - start, counts["captured"],
+                          counts["dropped"], over_memory=True)
         if reap and rc > 128 and rc - 128 in signal.Signals._value2member_map_:
             rc = -(rc - 128)  # the reaper's 128+N: the command died of signal N
         return Result(rc, timed_out, time.monotonic() - start,

@@ -185,7 +185,7 @@ class BuildEnvironmentTest(unittest.TestCase):
         os.environ["INSTRUCTOR_TOKEN"] = "do-not-pass"
         try:
             with tempfile.TemporaryDirectory() as d:
-                limits = build.Limits(0, 0, 0, None, {"PATH": "/usr/bin:/bin", "HOME": "/tmp"})
+                limits = build.Limits(0, 0, 0, None, {"PATH": "/usr/bin:/bin", "HOME": "/tmp"}, 0)
                 log = os.path.join(d, "log")
                 build._run_step(sandbox.Sandbox(False), ["/usr/bin/env"], d, [], d, log, 30,
                                 limits)
@@ -194,6 +194,63 @@ class BuildEnvironmentTest(unittest.TestCase):
             del os.environ["INSTRUCTOR_TOKEN"]
         self.assertNotIn("do-not-pass", seen)
         self.assertIn("PATH=/usr/bin:/usr/bin:/bin", seen)  # the tool's folder first
+
+
+# Three children that each touch `mib` MiB and wait: together 3x.
+THREE_CHILDREN = """
+import os, sys, time
+mib = int(sys.argv[1])
+for _ in range(3):
+    if os.fork() == 0:
+        block = bytearray(mib << 20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        time.sleep(4)
+        os._exit(0)
+for _ in range(3):
+    os.wait()
+print("all done")
+"""
+
+
+class TreeMemoryTest(unittest.TestCase):
+    """The lab's processes are held to the memory limit together, where
+    RLIMIT_DATA let three children of 900 MiB each run under 1 GiB."""
+    def run_children(self, mib, limit):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "log")
+            res = runner.run([sys.executable, "-c", THREE_CHILDREN, str(mib)], log, timeout=60,
+                             reap=True, memory_bytes=limit, tree_memory=limit)
+            with open(log) as f:
+                return res, f.read()
+
+    def test_three_children_over_the_limit_together_are_stopped(self):
+        res, log = self.run_children(200, 400 << 20)
+        self.assertTrue(res.over_memory, log)
+        self.assertIn("over its limit of 400 MiB", log)
+        self.assertNotIn("all done", log)
+
+    def test_under_the_limit_they_finish(self):
+        res, log = self.run_children(50, 400 << 20)
+        self.assertFalse(res.over_memory, log)
+        self.assertIn("all done", log)
+
+
+class BuildFolderTest(unittest.TestCase):
+    def test_a_step_that_fills_the_folder_fails(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "obj"))
+            limits = build.Limits(0, 0, 0, None, {"PATH": "/usr/bin:/bin"}, 1 << 20)
+            log = os.path.join(d, "log")
+            res = build._run_step(sandbox.Sandbox(False), [
+                "/usr/bin/truncate", "-s", "3M", os.path.join(d, "obj", "big.o")], d, [], d,
+                log, 30, limits)
+            self.assertEqual(res.rc, build.FOLDER_FULL)
+            self.assertFalse(os.path.exists(os.path.join(d, "obj", "big.o")))
+            res = build._run_step(sandbox.Sandbox(False), [
+                "/usr/bin/truncate", "-s", "300K", os.path.join(d, "obj", "small.o")], d, [], d,
+                log, 30, limits)
+            self.assertEqual(res.rc, 0)
 
 
 class FailsClosedTest(unittest.TestCase):
