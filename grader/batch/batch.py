@@ -71,6 +71,7 @@ class BuiltLab:
     start: float              # time.monotonic() when its build began
     symbol_findings: List[str]
     uid: Optional[int] = None  # the pool uid its build ran as and its grader runs as
+    test_uid: Optional[int] = None  # the pool uid of its test programs (runner_guard.h)
 
 
 def chown_tree(top, uid):
@@ -195,9 +196,10 @@ class Batch:
             say_once("sandbox", "grading WITHOUT a sandbox (--no-sandbox): grading_status says "
                                 "\"unsandboxed\"")
 
-    def lab_uid(self, slot, lab):
-        """The pool uid of `lab` in student slot `slot` (None: no pool)."""
-        return self.pool.pair(slot, self.labs.index(lab))[0] if self.pool else None
+    def lab_uids(self, slot, lab):
+        """The pool's pair of uids for `lab` in student slot `slot`: its
+        build and runner, its test programs ((None, None): no pool)."""
+        return self.pool.pair(slot, self.labs.index(lab)) if self.pool else (None, None)
 
     def release_slot(self, slot):
         """Kills whatever the slot's uids still run, then hands the slot on."""
@@ -289,7 +291,7 @@ class Batch:
             shutil.copyfile(files.get(rel) or os.path.join(self.course.src, rel), dest)
             staged[rel] = dest
         os.makedirs(os.path.join(work, "obj"), exist_ok=True)
-        uid = self.lab_uid(slot, lab)
+        uid, test_uid = self.lab_uids(slot, lab)
         if uid is not None:
             chown_tree(work, uid)  # the lab's build and grader run as its pool uid
         # Logs are written in the batch's private folder, which the sandbox
@@ -313,7 +315,8 @@ class Batch:
             record.build_errors = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
             record.symbol_findings = result.symbol_findings
             return self._finish_lab(lab_out, record, start)
-        return BuiltLab(lab, result.exe, work, lab_out, start, result.symbol_findings, uid)
+        return BuiltLab(lab, result.exe, work, lab_out, start, result.symbol_findings, uid,
+                        test_uid)
 
     def grader_argv(self, built, results_fd, share_lock, at_once):
         """The grader's command line: the course's runner, executing the
@@ -326,6 +329,8 @@ class Batch:
             argv += ["--timeout", str(self.args.test_timeout)]
         if share_lock and at_once > 1:
             argv += ["--jobs", str(at_once)]
+        if built.test_uid is not None:
+            argv += ["--test-uid", str(built.test_uid)]
         return argv
 
     def run_lab(self, built, gpu, share_lock, at_once=1):
@@ -402,7 +407,8 @@ class Batch:
             fd = channel.fileno()
             argv = self.grader_argv(built, fd, share_lock, at_once)
             wrapped = self.sandbox.wrap(argv, work, readonly, gpu=gpu, uid=built.uid,
-                                        writable=False, tmp_bytes=SCRATCH_BYTES)
+                                        writable=False, tmp_bytes=SCRATCH_BYTES,
+                                        switches_to=built.test_uid)
             if gpu is not None:
                 with open(run_log, "ab") as log:  # the run log names the GPU that graded it
                     log.write(f"== graded on {gpu.describe()}\n".encode())

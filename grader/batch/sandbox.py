@@ -25,6 +25,9 @@ from . import gpus, keyrings
 from .util import say_once
 
 SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt"]
+# What a runner keeps to run its test programs as their own uid and to end
+# them (grader/harness/runner/runner_guard.h); everything else is dropped.
+RUNNER_CAPS = ("setuid", "setgid", "kill")
 
 
 class SandboxError(Exception):
@@ -48,12 +51,14 @@ class Sandbox:
         self.confinement = None
 
     def wrap(self, argv, workdir, readonly, gpu=None, cwd=None, uid=None,
-             writable=True, tmp_bytes=0):
+             writable=True, tmp_bytes=0, switches_to=None):
         """argv to run `argv` inside the sandbox with `workdir` writable (or,
         `writable` False, read-only, the command then starting in /tmp) and
         the folders of `readonly` visible read-only, in `cwd`; `gpu`: the
         gpus.Gpu whose nodes it may open (gpus.device_nodes), or None;
         `uid`: the pool uid it runs as (None: the batch's own user);
+        `switches_to`: the uid its children run as (the runner's test
+        programs): it keeps RUNNER_CAPS and nothing else;
         `tmp_bytes`: the size of the private /tmp where this bubblewrap can
         cap it (sized_tmp; else, or 0, tmpfs's default, half the RAM)."""
         if not self.enabled:
@@ -77,8 +82,9 @@ class Sandbox:
         if drop:
             groups = (["--groups", str(self.device_gid)] if gpu is not None and
                       self.device_gid is not None else ["--clear-groups"])
+            caps = "-all" + "".join(f",+{c}" for c in RUNNER_CAPS) if switches_to else "-all"
             cmd += [self.setpriv, f"--reuid={uid}", f"--regid={uid}"] + groups + \
-                ["--inh-caps=-all", "--bounding-set=-all", "--"]
+                [f"--inh-caps={caps}", f"--ambient-caps={caps}", f"--bounding-set={caps}", "--"]
         return cmd + list(argv)
 
 

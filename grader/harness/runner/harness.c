@@ -3,6 +3,7 @@
  * See harness.h. */
 #define _DEFAULT_SOURCE /* realpath */
 #include "harness_internal.h"
+#include "runner_guard.h"
 #include "calibration.h"
 #include "gpu_keeper.h"
 #include "sm_limit.h"
@@ -99,6 +100,8 @@ static void usage(FILE *to, const char *program)
             "                 as JSON, run nothing\n"
             "  --tests P      the test program to run the tests in (default: the one built next\n"
             "                 to this grader; the batch grader links one per submission)\n"
+            "  --test-uid U   run the test programs as uid U (the batch grader's second uid;\n"
+            "                 needs CAP_SETUID and CAP_SETGID)\n"
             "  LAB_SEED=N in the environment changes the random inputs.\n",
             program, HARNESS_MAX_JOBS);
 }
@@ -155,6 +158,13 @@ static int parse_options(int argc, char **argv, options *opt)
                 return 0;
             }
             opt->results_fd = (int)fd;
+            ++i;
+        } else if (strcmp(arg, "--test-uid") == 0 && value) {
+            if (!runner_set_test_uid(value)) {
+                fprintf(stderr, "grader: --test-uid needs a uid other than root and than the "
+                                "grader's own\n");
+                return 0;
+            }
             ++i;
         } else if (strcmp(arg, "--tests") == 0 && value) {
             opt->tests_path = value;
@@ -445,6 +455,12 @@ int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness
         return 2;
     }
 
+    /* Before any test starts: nothing a test program runs may read or
+     * write this process (runner_guard.h). */
+    if (runner_guard_self() != 0) {
+        perror("grader: prctl(PR_SET_DUMPABLE)");
+        return 2;
+    }
     harness_results_fd = opt.results_fd;
     if (!find_tests_program(&opt, role == HARNESS_RUNNER ? tests_program : NULL))
         return 2;

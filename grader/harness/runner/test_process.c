@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* memfd_create, nanosleep, strsignal */
 #include "call_log.h"
 #include "harness_internal.h"
+#include "runner_guard.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -284,6 +285,8 @@ static void exec_test_program(const test_process *tp, const grader_test *test)
         argv[n++] = calls;
     }
     argv[n] = NULL;
+    if (runner_become_test_uid(tp->rec->message, sizeof tp->rec->message) != 0)
+        _exit(CHILD_NO_EXEC);
     execv(harness_tests_program, argv);
     snprintf(tp->rec->message, sizeof tp->rec->message, "%s", strerror(errno));
     _exit(CHILD_NO_EXEC);

@@ -345,11 +345,15 @@ class StudentOnOneGpuTest(unittest.TestCase):
         b.args.test_timeout, b.args.tests_at_once = 0, 3
         # The course's runner executes the submission's test program.
         b.course = types.SimpleNamespace(recipes={"lab1": {"runner": "/c/lab1_check"}})
-        built = types.SimpleNamespace(lab=types.SimpleNamespace(name="lab1"), exe="/w/tests")
+        built = types.SimpleNamespace(lab=types.SimpleNamespace(name="lab1"), exe="/w/tests",
+                                      test_uid=None)
         runs = ["/c/lab1_check", "--tests", "/w/tests", "--scored-only", "--results-fd", "5"]
         self.assertEqual(b.grader_argv(built, 5, "/s/gpu-share", 3), runs + ["--jobs", "3"])
         self.assertEqual(b.grader_argv(built, 5, "/s/gpu-share", 1), runs)
         self.assertEqual(b.grader_argv(built, 5, None, 3), runs)
+        # With the pool, the test programs run as the pair's second uid.
+        built.test_uid = 2000000001
+        self.assertEqual(b.grader_argv(built, 5, None, 1), runs + ["--test-uid", "2000000001"])
 
     def test_in_turn_without_locks(self):
         b = self.fake_batch(True)
