@@ -167,6 +167,49 @@ class DiscoverTest(unittest.TestCase):
         self.assertIn("two entries for this id (a and a.zip)", subs["a"].error)
         self.assertIn("3 entries for this id (b.ZIP, b.tgz and b.zip)", subs["b"].error)
 
+    def test_nfd_names_are_nfc_ids(self):
+        """A macOS zip tool writes "e" + U+0301; the roster has U+00E9."""
+        touch(os.path.join(self.dir, "Ame\u0301lie.zip"))
+        os.mkdir(os.path.join(self.dir, "Zoe\u0308"))
+        subs, _ = self.by_id()
+        self.assertEqual(sorted(subs), ["Am\u00e9lie", "Zo\u00eb"])
+        sub = subs["Am\u00e9lie"]
+        self.assertIsNone(sub.error)
+        self.assertTrue(os.path.exists(sub.path), "the entry is opened by its own name")
+        self.assertEqual(subs["Zo\u00eb"].kind, "folder")
+
+    def test_nfd_and_nfc_entries_are_one_id_with_an_error(self):
+        touch(os.path.join(self.dir, "Ame\u0301lie.zip"))
+        touch(os.path.join(self.dir, "Am\u00e9lie.zip"))
+        subs, _ = self.by_id()
+        self.assertEqual(list(subs), ["Am\u00e9lie"])
+        self.assertIn("two entries for this id", subs["Am\u00e9lie"].error)
+
+    def test_look_alike_ids_are_each_an_error(self):
+        touch(os.path.join(self.dir, "Alice.zip"))
+        os.mkdir(os.path.join(self.dir, "alice"))
+        os.mkdir(os.path.join(self.dir, "alice "))
+        touch(os.path.join(self.dir, "BOB.rar"))
+        touch(os.path.join(self.dir, "bob.tgz"))
+        touch(os.path.join(self.dir, "carol.zip"))
+        touch(os.path.join(self.dir, "STRASSE.zip"))
+        touch(os.path.join(self.dir, "stra\u00dfe.zip"))  # casefold: ss
+        subs, _ = self.by_id()
+        self.assertEqual(sorted(subs), ["Alice", "BOB", "STRASSE", "alice", "alice ", "bob",
+                                        "carol", "stra\u00dfe"])
+        self.assertIsNone(subs["carol"].error)
+        for sid, others in (("Alice", ["alice", "alice "]), ("alice", ["Alice.zip", "alice "]),
+                            ("alice ", ["Alice.zip", "alice"]), ("bob", ["BOB.rar"]),
+                            ("STRASSE", ["stra\u00dfe.zip"]), ("stra\u00dfe", ["STRASSE.zip"])):
+            error = subs[sid].error
+            self.assertIn("looks like that of", error, sid)
+            for other in others:
+                self.assertIn(other, error, sid)
+            with self.assertRaises(submissions.Rejected):
+                submissions.unpack(subs[sid], os.path.join(self.dir, "..", "never"))
+        # its own problem is still said
+        self.assertIn("unsupported format", subs["BOB"].error)
+
     def test_bytes_folder_and_empty(self):
         self.assertEqual(submissions.discover(self.dir), ([], []))
         touch(os.path.join(self.dir, "s.zip"))
