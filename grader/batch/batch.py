@@ -48,7 +48,7 @@ from .labs import Lab
 from .progress import Progress
 from .records import BatchRecord, LabInfo, LabRecord, ReviewFlag, RunInfo, StudentRecord
 from .outputs import student_dir
-from .util import read_json, read_text, say, say_once, write_atomic, write_json_atomic
+from .util import nfc, read_json, read_text, say, say_once, write_atomic, write_json_atomic
 
 REPO = course_mod.REPO
 BUILD_ERRORS_KEEP = 8000
@@ -511,7 +511,19 @@ class Batch:
                              labs=[l.name for l in self.labs])
         write_json_atomic(os.path.join(self.out, "batch.json"), record.to_json())
 
+    def load_roster(self):
+        """The roster's ids, read once before grading (outputs.read_roster):
+        a roster that cannot be used stops the batch here, not at a
+        gradebook written mid-run."""
+        if not self.args.roster:
+            return None
+        try:
+            return outputs.read_roster(self.args.roster, self.args.roster_column)
+        except outputs.RosterError as e:
+            raise SystemExit(f"grade-submissions: stopped before grading: {e}")
+
     def run(self):
+        self.roster = self.load_roster()
         self.prepare()
         subs, notes = submissions.discover(self.args.submissions)
         for note in notes:
@@ -521,7 +533,7 @@ class Batch:
             index, count = self.args.shard
             subs = subs[index::count]
         if self.args.only:
-            wanted = set(self.args.only)
+            wanted = {nfc(sid) for sid in self.args.only}  # as submission ids are
             subs = [s for s in subs if s.id in wanted]
             for missing in sorted(wanted - {s.id for s in subs}):
                 say(f"--only {missing}: no such submission (in this shard)")
@@ -574,9 +586,8 @@ class Batch:
         return 0
 
     def write_outputs(self, pictures):
-        roster = outputs.read_roster(self.args.roster) if self.args.roster else None
         students = outputs.load_students([self.out])
-        outputs.write_class_outputs(self.out, students, self.labs_info, roster)
+        outputs.write_class_outputs(self.out, students, self.labs_info, self.roster)
         if pictures:
             # The pictures are extras: a plotting failure must not cost the
             # run (the gradebook and results are already written).

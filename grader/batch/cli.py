@@ -39,7 +39,10 @@ def grade_parser():
                     "with every lab's grader. Also: grade-submissions merge OUT... -o DEST.")
     p.add_argument("submissions", help="folder with one entry per student, named by id")
     p.add_argument("-o", "--out", required=True, help="output folder (resumable)")
-    p.add_argument("--roster", help="CSV of student ids: a row for each, submitted or not")
+    p.add_argument("--roster", help="CSV of student ids, with a header row: a row for each, "
+                                    "submitted or not")
+    p.add_argument("--roster-column", default="id", metavar="NAME",
+                   help="the roster's column of ids (default id; any case)")
     p.add_argument("--force", action="store_true", help="regrade what is already graded")
     p.add_argument("--only", nargs="+", metavar="ID", help="grade only these ids")
     p.add_argument("--shard", type=_shard, help="I/N: grade submissions I, I+N, ... (0-based)")
@@ -85,17 +88,29 @@ def merge_parser():
                                 description="Join shard outputs into one gradebook.")
     p.add_argument("outs", nargs="+", help="the shards' output folders")
     p.add_argument("-o", "--out", required=True, help="folder for the merged class outputs")
-    p.add_argument("--roster", help="CSV of student ids")
+    p.add_argument("--roster", help="CSV of student ids, with a header row")
+    p.add_argument("--roster-column", default="id", metavar="NAME",
+                   help="the roster's column of ids (default id; any case)")
     p.add_argument("--accept-incomplete", action="store_true",
                    help="merge even when a shard is missing (its students: \"not graded\")")
     p.add_argument("--no-report", action="store_true")
     return p
 
 
+def merge_roster(args):
+    """merge's roster (outputs.read_roster), or None without --roster."""
+    if not args.roster:
+        return None
+    try:
+        return outputs.read_roster(args.roster, args.roster_column)
+    except outputs.RosterError as e:
+        raise SystemExit(f"merge: {e}")
+
+
 def main(argv):
     if argv and argv[0] == "merge":
         args = merge_parser().parse_args(argv[1:])
-        roster = outputs.read_roster(args.roster) if args.roster else None
+        roster = merge_roster(args)
         students, _ = outputs.merge([os.path.abspath(o) for o in args.outs],
                                     os.path.abspath(args.out), roster, args.accept_incomplete)
         if not args.no_report:

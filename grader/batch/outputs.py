@@ -24,7 +24,7 @@ import urllib.parse
 from typing import Dict, List
 
 from .records import BatchRecord, LabInfo, StudentRecord
-from .util import read_json, write_atomic, write_json_atomic
+from .util import id_key, nfc, read_json, write_atomic, write_json_atomic
 
 
 STUDENTS = "students"
@@ -81,21 +81,69 @@ def load_students(outs) -> Dict[str, StudentRecord]:
     return students
 
 
-def read_roster(path):
-    """Student ids from a CSV: the column named id (or student_id, sid),
-    else the first column."""
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        rows = list(csv.reader(f))
+class RosterError(ValueError):
+    """A roster that cannot be used; the message names the file and line."""
+
+
+def read_roster(path, column="id"):
+    """The student ids of a roster: a CSV whose first row is a header, the
+    ids in the column named `column` (any case, outer spaces ignored).
+    Nothing is guessed: a roster without that column, a formula for an id,
+    two ids that look alike (outputs: id_key) or no id at all raise
+    RosterError, before anyone is graded. Blank lines are skipped; ids are
+    NFC, as submission ids are."""
+    rows = _roster_rows(path)
     if not rows:
-        return []
-    header = [h.strip().lower() for h in rows[0]]
-    for key in ("id", "student_id", "sid", "student id"):
-        if key in header:
-            col = header.index(key)
-            return [r[col].strip() for r in rows[1:] if len(r) > col and r[col].strip()]
-    col = 0
-    body = rows[1:] if not rows[0][0].strip().isalnum() or header[0] in ("name", "student") else rows
-    return [r[col].strip() for r in body if r and r[col].strip()]
+        raise RosterError(f"roster {path}: no header row (the file is empty)")
+    header_line, header = rows[0]
+    col = _roster_column(path, header_line, header, column)
+    ids, seen = [], {}
+    for line, row in rows[1:]:
+        sid = nfc(row[col].strip()) if len(row) > col else ""
+        where = f"roster {path} line {line}"
+        if not sid:
+            raise RosterError(f"{where}: no id in column {header[col].strip()!r}")
+        if sid.startswith(ROSTER_FORMULA_STARTS):
+            # A spreadsheet runs it (or ran it, and the id is its result).
+            raise RosterError(f"{where}: the id {sid!r} is a spreadsheet formula")
+        if id_key(sid) in seen:
+            first, other = seen[id_key(sid)]
+            raise RosterError(f"{where}: the id {sid!r} is that of line {first} ({other!r}) "
+                              "(ids that differ only in case or spaces are one student's)")
+        seen[id_key(sid)] = (line, sid)
+        ids.append(sid)
+    if not ids:
+        raise RosterError(f"roster {path}: no student ids under its header")
+    return ids
+
+
+ROSTER_FORMULA_STARTS = ("=", "+", "-", "@")
+
+
+def _roster_rows(path):
+    """[(line number, cells)] of the CSV's non-blank rows."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            reader = csv.reader(f)
+            return [(reader.line_num, row) for row in reader if any(c.strip() for c in row)]
+    except UnicodeDecodeError as e:
+        raise RosterError(f"roster {path}: not UTF-8 text ({e.reason} at byte {e.start})")
+    except (OSError, csv.Error) as e:
+        raise RosterError(f"roster {path}: cannot be read: {e}")
+
+
+def _roster_column(path, line, header, column):
+    """The index of the id column in the header row."""
+    want = column.strip().casefold()
+    hits = [i for i, h in enumerate(header) if h.strip().casefold() == want]
+    names = ", ".join(repr(h.strip()) for h in header)
+    if not hits:
+        raise RosterError(f"roster {path} line {line}: no column {column!r} in its header "
+                          f"({names}); name the id column with --roster-column")
+    if len(hits) > 1:
+        raise RosterError(f"roster {path} line {line}: {len(hits)} columns named {column!r} "
+                          f"in its header ({names})")
+    return hits[0]
 
 
 def _labs_with(rec: StudentRecord, lab_names, **want):
@@ -171,21 +219,41 @@ def calibration_text(rec: StudentRecord, lab_names):
     return ", ".join(seen) or "no calibration recorded"
 
 
+def with_roster(students: Dict[str, StudentRecord], roster) -> Dict[str, StudentRecord]:
+    """The students with the roster's: a row "not submitted" for each
+    rostered id without a submission, and "not on the roster" on each
+    submission the roster lacks. A submission whose id is a rostered id
+    but for case or spaces ("alice" for "Alice") is neither: it is an error
+    row, the instructor's to settle (rename the entry, or fix the roster;
+    the graded record is kept), never two rows for one student."""
+    rostered = {id_key(r): r for r in roster}
+    out = {}
+    for sid, rec in students.items():
+        like = rostered.get(id_key(sid))
+        if like == sid:
+            out[sid] = rec
+        elif like is not None:
+            out[sid] = StudentRecord(id=sid, state="error", entry=rec.entry, error=(
+                f"the id looks like the roster's {like!r} but differs in case or spaces: "
+                "rename the entry or fix the roster, and run again"))
+        else:
+            out[sid] = dataclasses.replace(rec, not_on_roster=True)
+    submitted = {id_key(sid) for sid in students}
+    for sid in roster:
+        if id_key(sid) not in submitted:
+            out[sid] = StudentRecord(id=sid, state="not_submitted")
+    return out
+
+
 def write_class_outputs(out, students: Dict[str, StudentRecord], labs_info: List[LabInfo],
                         roster=None):
-    """labs_info: the labs in lab order."""
+    """labs_info: the labs in lab order. Returns the students written (the
+    roster's rows included)."""
     lab_names = [l.name for l in labs_info]
     possible = sum(l.possible for l in labs_info)
-    ids = sorted(students)
     if roster is not None:
-        rostered = set(roster)
-        for sid in roster:
-            if sid not in students:
-                students[sid] = StudentRecord(id=sid, state="not_submitted")
-        for sid in ids:
-            if sid not in rostered:
-                students[sid] = dataclasses.replace(students[sid], not_on_roster=True)
-        ids = sorted(students)
+        students = with_roster(students, roster)
+    ids = sorted(students)
 
     rows = [["id"] + lab_names + ["total", "percent", "bonus", "grading_status",
                                   "id_percent_encoded"],
@@ -210,6 +278,7 @@ def write_class_outputs(out, students: Dict[str, StudentRecord], labs_info: List
     write_atomic(os.path.join(out, "review.csv"), _write_rows(rows))
 
     write_json_atomic(os.path.join(out, "summary.json"), summary(students, ids, labs_info))
+    return students
 
 
 def summary(students: Dict[str, StudentRecord], ids, labs_info: List[LabInfo]):
