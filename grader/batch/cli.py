@@ -107,6 +107,22 @@ def merge_roster(args):
         raise SystemExit(f"merge: {e}")
 
 
+def folders_overlap(submissions, out):
+    """Why OUT and SUBMISSIONS may not be used together, or None. An OUT
+    inside the submissions would be graded as a student on the next run,
+    and submissions inside OUT would be in the batch's own namespace.
+    Compared as real paths: a link or a ".." is no way around it."""
+    subs, out = os.path.realpath(submissions), os.path.realpath(out)
+    if out == subs:
+        return f"the output folder {out} is the submissions folder"
+    if os.path.commonpath([subs, out]) == subs:
+        return (f"the output folder {out} is inside the submissions folder {subs} (it would "
+                "be graded as a student's entry)")
+    if os.path.commonpath([subs, out]) == out:
+        return f"the submissions folder {subs} is inside the output folder {out}"
+    return None
+
+
 def main(argv):
     if argv and argv[0] == "merge":
         args = merge_parser().parse_args(argv[1:])
@@ -121,5 +137,10 @@ def main(argv):
     args = grade_parser().parse_args(argv)
     if not os.path.isdir(args.submissions):
         print(f"grade-submissions: {args.submissions} is not a folder", file=sys.stderr)
+        return 2
+    overlap = folders_overlap(args.submissions, args.out)
+    if overlap:
+        print(f"grade-submissions: {overlap}; choose an output folder apart from it",
+              file=sys.stderr)
         return 2
     return batch.Batch(args).run()

@@ -15,12 +15,13 @@ import sys
 import tarfile
 import tempfile
 import time
-import unittest
 import types
+import unittest
+import unittest.mock
 import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, outputs, records, review, submissions  # noqa: E402
+from batch import batch, cli, outputs, records, review, submissions  # noqa: E402
 
 LAB_FILE = "labs/lab1_indexing/indexing.cu"
 TAR_MODES = {"tar": "w", "tar.gz": "w:gz", "tar.bz2": "w:bz2", "tar.xz": "w:xz"}
@@ -343,6 +344,27 @@ class RosterRowsTest(unittest.TestCase):
             subs, _ = submissions.discover(d)
             rows = self.rows([s.id for s in subs], ["Am\u00e9lie"])
         self.assertEqual(rows, {"Am\u00e9lie": "ok"})
+
+
+class FoldersApartTest(unittest.TestCase):
+    """OUT inside the submissions would be a student on the next run."""
+    def test_refused_before_the_batch(self):
+        with tempfile.TemporaryDirectory() as d:
+            subs = os.path.join(d, "subs")
+            os.makedirs(os.path.join(subs, "alice"))
+            os.symlink(subs, os.path.join(d, "link"))
+            refused = [subs, os.path.join(subs, "graded"), os.path.join(subs, "alice", "x"),
+                       os.path.join(d, "link", "graded"), os.path.join(subs, "..", "subs"), d]
+            for out in refused:
+                self.assertIsNotNone(cli.folders_overlap(subs, out), out)
+                with unittest.mock.patch.object(batch, "Batch",
+                                                side_effect=AssertionError("graded")), \
+                        unittest.mock.patch("sys.stderr", io.StringIO()) as err:
+                    self.assertEqual(cli.main([subs, "-o", out]), 2, out)
+                self.assertIn("folder", err.getvalue())
+                self.assertFalse(os.path.exists(os.path.join(subs, "graded")))
+            for out in (os.path.join(d, "out"), os.path.join(d, "subs2"), os.path.join(d, "sub")):
+                self.assertIsNone(cli.folders_overlap(subs, out), out)
 
 
 class DamagedArchiveFuzzTest(unittest.TestCase):
