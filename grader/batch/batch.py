@@ -212,6 +212,13 @@ class Batch:
         curve = self.course.curves.get(lab.name, {})
         files = {rel: taken[rel] for rel in lab.files if rel in taken}
         os.makedirs(lab_out, exist_ok=True)
+        too_large = submissions.too_large_lab_files(sub.too_large, lab.files, files)
+        if too_large:  # handed in, but never unpacked: 0, and the student is told why
+            record = score.score_lab(lab.name, rubric, curve, state="too_large", reason=(
+                f"not graded: {', '.join(too_large)} "
+                f"{'is' if len(too_large) == 1 else 'are'} over "
+                f"{submissions.MAX_FILE_BYTES >> 10} KiB (a larger file is not unpacked)"))
+            return self._finish_lab(lab_out, record, start)
         if not files:
             record = score.score_lab(lab.name, rubric, curve, state="not_submitted",
                                      reason="not submitted")

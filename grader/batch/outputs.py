@@ -165,6 +165,9 @@ def status_text(rec: StudentRecord, lab_names):
         parts.append("not submitted: " + " ".join(missing))
     elif missing:
         parts.append("not submitted")
+    too_large = _labs_with(rec, lab_names, state="too_large")
+    if too_large:
+        parts.append("too large: " + " ".join(too_large))
     failed = _labs_with(rec, lab_names, state="build_failed")
     if failed:
         parts.append("did not build: " + " ".join(failed))

@@ -89,7 +89,8 @@ class RunInfo:
 @dataclass
 class LabRecord:
     """One lab of one submission (lab.json, and the values of student.json's
-    "labs"). state: graded, not_submitted, build_failed or error.
+    "labs"). state: graded, not_submitted, too_large (a file of the lab
+    over the size limit: never unpacked, 0 points), build_failed or error.
 
     The last fields belong to some states only and are written only when
     set: build_errors to a lab that did not build; problem (null or not)

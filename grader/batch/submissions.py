@@ -445,6 +445,22 @@ def find_course_root(unpacked):
     return unpacked
 
 
+def too_large_lab_files(too_large, lab_files, taken):
+    """The files of `lab_files` the submission held but unpack() skipped
+    for their size (`too_large`, paths from the submission's top), as the
+    whitelist names them: such a lab is "too large", not "not submitted".
+    The lab may sit up to two folders down (find_course_root); a file also
+    taken from the course root found is not one."""
+    found = []
+    for path in too_large:
+        parts = path.split("/")
+        for drop in range(3):
+            rel = "/".join(parts[drop:])
+            if rel in lab_files and rel not in taken and rel not in found:
+                found.append(rel)
+    return sorted(found)
+
+
 def select(unpacked, allowed):
     """(taken, ignored): `taken` maps each whitelisted path present to its
     file; `ignored` lists every other file, relative to the root found."""

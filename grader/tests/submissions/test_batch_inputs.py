@@ -484,6 +484,29 @@ class LargeFileTest(unittest.TestCase):
                 self.assertFalse(os.path.exists(os.path.join(out, "data", "big.bin")), kind)
                 self.assertTrue(os.path.isfile(os.path.join(out, LAB_FILE)), kind)
 
+    def test_a_lab_file_over_the_limit_is_too_large_not_missing(self):
+        big = b"// x\n" * ((submissions.MAX_FILE_BYTES >> 2) + 10)
+        other = "labs/lab2_matmul/matmul.cu"
+        with tempfile.TemporaryDirectory() as d:
+            for top in ("", "cuda-labs-main/", "a/b/"):
+                path = os.path.join(d, "s.zip")
+                make_archive(path, "zip", {top + LAB_FILE: big, top + other: b"int y;\n",
+                                           top + "notes/big.bin": big})
+                sub = submissions.Submission("s", path, "zip")
+                out = submissions.unpack(sub, os.path.join(d, "out" + top.replace("/", "_")))
+                taken, _ = submissions.select(out, {LAB_FILE, other})
+                self.assertEqual(list(taken), [other], top)
+                self.assertEqual(submissions.too_large_lab_files(sub.too_large, [LAB_FILE],
+                                                                 taken), [LAB_FILE], top)
+                self.assertEqual(submissions.too_large_lab_files(sub.too_large, [other], taken),
+                                 [], top)
+        # A lab file the course root holds is taken: a big copy elsewhere is no matter.
+        self.assertEqual(submissions.too_large_lab_files(
+            ["old/" + LAB_FILE], [LAB_FILE], {LAB_FILE: "/x"}), [])
+        # Deeper than find_course_root looks: not this lab's file.
+        self.assertEqual(submissions.too_large_lab_files(
+            ["a/b/c/" + LAB_FILE], [LAB_FILE], {}), [])
+
     def test_zip_header_lying_about_size(self):
         """The central directory says 100 bytes, the data holds 2 MiB: never
         more than the cap is read or written."""
