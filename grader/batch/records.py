@@ -95,7 +95,8 @@ class LabRecord:
     The last fields belong to some states only and are written only when
     set: build_errors to a lab that did not build; problem (null or not)
     and run to a lab whose grader ran; symbol_findings to a lab that was
-    built; seconds to a lab.json (not to an error row's labs)."""
+    built; seconds, files_hash and course to a lab.json (not to an error
+    row's labs)."""
     lab: str
     title: str
     state: str
@@ -115,6 +116,8 @@ class LabRecord:
     symbol_findings: Optional[List[str]] = None
     run: Optional[RunInfo] = None
     seconds: Optional[float] = None
+    files_hash: Optional[str] = None  # of the student's files it graded (batch.lab_files_hash)
+    course: Optional[str] = None      # the fingerprint of the course that graded it
     extra: Json = field(default_factory=dict)
 
     def to_json(self) -> Json:
@@ -136,6 +139,10 @@ class LabRecord:
             out["run"] = self.run.to_json()
         if self.seconds is not None:
             out["seconds"] = self.seconds
+        # What a rerun compares to tell a lab graded as it is now.
+        for key in ("files_hash", "course"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         out.update(self.extra)
         return out
 
