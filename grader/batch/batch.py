@@ -105,6 +105,7 @@ class Batch:
             fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             raise SystemExit(f"grade-submissions: another batch is writing {self.out}")
+        _unlink(outputs.complete_path(self.out))  # a run in progress: complete when it ends
         arch = self.args.cuda_arch or course_mod.detect_arch() or "80"
         self.course = course_mod.prepare(self.args.course or REPO, self.args.course_cache or os.path.join(self.out, ".course"),
                                          arch, self.jobs)
@@ -573,6 +574,17 @@ class Batch:
         record = BatchRecord(shard=(index, count), submissions=_list_hash(every_id), ids=every_id,
                              labs=[l.name for l in self.labs])
         write_json_atomic(os.path.join(self.out, "batch.json"), record.to_json())
+        self.batch_record, self.every_id = record, every_id
+
+    def mark_complete(self, shard_subs):
+        """OUT/complete.json once every student of the shard is graded (in
+        this run or before): what merge needs to take the shard whole."""
+        left = [s.id for s in shard_subs if not self.is_graded(s)]
+        if left:
+            say(f"{len(left)} students of this shard are not graded yet ({' '.join(left[:5])}"
+                f"{' ...' if len(left) > 5 else ''}): {self.out} is not complete")
+            return
+        outputs.write_complete(self.out, self.batch_record, len(shard_subs))
 
     def load_roster(self):
         """The roster's ids, read once before grading (outputs.read_roster):
@@ -595,6 +607,7 @@ class Batch:
         if self.args.shard:
             index, count = self.args.shard
             subs = subs[index::count]
+        shard_subs = subs
         if self.args.only:
             wanted = {nfc(sid) for sid in self.args.only}  # as submission ids are
             subs = [s for s in subs if s.id in wanted]
@@ -641,6 +654,7 @@ class Batch:
                     self.write_outputs(pictures=False)
                     last_outputs = time.monotonic()
         self.write_outputs(pictures=not self.args.no_report)
+        self.mark_complete(shard_subs)
         elapsed = time.monotonic() - started
         say(f"graded {len(todo)} submissions in {elapsed:.1f} s; gradebook: "
             f"{os.path.join(self.out, 'gradebook.csv')}")
@@ -648,6 +662,12 @@ class Batch:
 
     def write_outputs(self, pictures):
         students = outputs.load_students([self.out])
+        gone = sorted(set(students) - set(self.every_id))
+        if gone:  # an entry renamed or removed: its old folder is no student of this list
+            say_once("gone", f"{len(gone)} students of {self.out} have no entry in the "
+                             f"submissions folder now ({' '.join(gone[:5])}"
+                             f"{' ...' if len(gone) > 5 else ''}): not in the gradebook")
+        students = {sid: rec for sid, rec in students.items() if sid not in gone}
         outputs.write_class_outputs(self.out, students, self.labs_info, self.roster)
         if pictures:
             # The pictures are extras: a plotting failure must not cost the

@@ -92,7 +92,11 @@ def merge_parser():
     p.add_argument("--roster-column", default="id", metavar="NAME",
                    help="the roster's column of ids (default id; any case)")
     p.add_argument("--accept-incomplete", action="store_true",
-                   help="merge even when a shard is missing (its students: \"not graded\")")
+                   help="merge even when a shard is missing or did not finish grading (its "
+                        "students not graded: \"not graded\")")
+    p.add_argument("--replace", action="append", default=[], metavar="OUT",
+                   help="of a student in two outputs, the copy of OUT counts (a shard graded "
+                        "again into another folder); may be given more than once")
     p.add_argument("--no-report", action="store_true")
     return p
 
@@ -128,7 +132,8 @@ def main(argv):
         args = merge_parser().parse_args(argv[1:])
         roster = merge_roster(args)
         students, _ = outputs.merge([os.path.abspath(o) for o in args.outs],
-                                    os.path.abspath(args.out), roster, args.accept_incomplete)
+                                    os.path.abspath(args.out), roster, args.accept_incomplete,
+                                    args.replace)
         if not args.no_report:
             report.draw(args.out, read_json(os.path.join(args.out, "summary.json")))
         print(f"merged {len(students)} students from {len(args.outs)} outputs into "

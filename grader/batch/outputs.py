@@ -66,7 +66,7 @@ def fmt(x):
 
 def load_students(outs) -> Dict[str, StudentRecord]:
     """Every student.json under the given OUT folders, by id (a later
-    folder's copy of an id wins, so a regraded shard replaces an old one)."""
+    folder's copy of an id wins; merge reads shards with read_shard)."""
     students = {}
     for out in outs:
         folder = os.path.join(out, STUDENTS)
@@ -159,6 +159,8 @@ def status_text(rec: StudentRecord, lab_names):
         return "not submitted"
     if rec.state == "missing_shard":
         return "not graded: its shard's output was not merged"
+    if rec.state == "shard_incomplete":
+        return "not graded: its shard's grading did not finish"
     parts = []
     missing = _labs_with(rec, lab_names, state="not_submitted")
     if missing and len(missing) < len(lab_names):
@@ -339,53 +341,178 @@ def labs_info_path(out):
     return os.path.join(out, "labs.json")
 
 
-def shard_coverage(outs):
-    """(missing ids, problem): which students of the graded submission list
-    no given OUT holds, from each OUT's batch.json (its shard I/N and the
-    list's hash); problem is a sentence when the OUTs do not belong to one
-    list or a shard is missing, else None."""
-    batches = [read_json(os.path.join(o, "batch.json")) for o in outs]
-    if any(not isinstance(b, dict) for b in batches):
-        bad = outs[[not isinstance(b, dict) for b in batches].index(True)]
-        return [], f"{bad} has no batch.json (graded by an older grade-submissions?)"
-    batches = [BatchRecord.from_json(b) for b in batches]
-    lists = {b.submissions for b in batches}
-    if len(lists) > 1:
-        return [], "the outputs graded different submission folders (or the folder changed " \
-                   "between shards)"
-    counts = {b.shard[1] for b in batches}
+COMPLETE = "complete.json"
+
+
+def complete_path(out):
+    """OUT/complete.json: written when every student of the OUT's shard is
+    graded; absent while a run is in progress, or after one was killed."""
+    return os.path.join(out, COMPLETE)
+
+
+def write_complete(out, batch: BatchRecord, students):
+    """The completion marker, for the shard and submission list of `batch`
+    (as in batch.json, so a marker left from another list never counts)."""
+    write_json_atomic(complete_path(out), {"shard": list(batch.shard),
+                                           "submissions": batch.submissions,
+                                           "students": students})
+
+
+def is_complete(out, batch: BatchRecord):
+    marker = read_json(complete_path(out))
+    return isinstance(marker, dict) and marker.get("shard") == list(batch.shard) and \
+        marker.get("submissions") == batch.submissions
+
+
+@dataclasses.dataclass
+class Shard:
+    """One output folder as merge reads it, checked (read_shard)."""
+    out: str
+    batch: BatchRecord
+    labs: list                          # labs.json as written
+    students: Dict[str, StudentRecord]  # by NFC id
+    complete: bool
+
+    def name(self):
+        index, count = self.batch.shard
+        return f"shard {index}/{count} ({self.out})"
+
+
+def read_shard(out) -> Shard:
+    """An output folder for merge; a folder that is no grade-submissions
+    output, or whose files do not parse, stops the merge naming it."""
+    labs = read_json(labs_info_path(out))
+    try:
+        [LabInfo.from_json(i) for i in labs]
+    except (KeyError, TypeError, AttributeError):
+        raise SystemExit(f"merge: {out} has no usable labs.json (not a grade-submissions "
+                         "output?)")
+    raw = read_json(os.path.join(out, "batch.json"))
+    if raw is None:
+        raise SystemExit(f"merge: {out} has no batch.json (not a grade-submissions output, "
+                         "or graded by an older one?)")
+    try:
+        batch = BatchRecord.from_json(raw)
+        index, count = batch.shard
+        if not (isinstance(index, int) and isinstance(count, int) and 0 <= index < count):
+            raise ValueError(f"shard {batch.shard}")
+    except ValueError as e:
+        raise SystemExit(f"merge: {out}: batch.json is damaged ({e})")
+    return Shard(out, batch, labs, _shard_students(out, batch), is_complete(out, batch))
+
+
+def _shard_students(out, batch: BatchRecord) -> Dict[str, StudentRecord]:
+    """The shard's students.json, each checked: one that does not parse
+    stops the merge. A folder without one is a student not graded yet
+    (the shard is then incomplete); one whose entry is no longer in the
+    shard's submission list is left out, as the batch leaves it out."""
+    listed = {nfc(i) for i in batch.ids}
+    folder = os.path.join(out, STUDENTS)
+    students = {}
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        path = os.path.join(folder, name, "student.json")
+        if not os.path.exists(path):
+            continue
+        try:
+            rec = StudentRecord.from_json(read_json(path))
+        except ValueError:
+            rec = None
+        if rec is None or rec.id != name:
+            raise SystemExit(f"merge: {out}: {STUDENTS}/{name}/student.json is not that "
+                             "student's record (damaged?)")
+        if nfc(name) in listed:
+            students[nfc(name)] = rec
+    return students
+
+
+def _one_list(shards: List[Shard]):
+    """The shards are of one submission list, sharded one way."""
+    return len({(s.batch.submissions, s.batch.shard[1]) for s in shards}) == 1
+
+
+def coverage_problems(shards: List[Shard]):
+    """Sentences saying why the shards are not one whole submission list,
+    graded to the end; [] when they are."""
+    if len({s.batch.submissions for s in shards}) > 1:
+        return ["the outputs graded different submission folders (or the folder changed "
+                "between shards)"]
+    counts = sorted({s.batch.shard[1] for s in shards})
     if len(counts) > 1:
-        return [], f"the outputs were sharded differently ({sorted(counts)})"
-    count = counts.pop()
-    have = {b.shard[0] for b in batches}
-    graded = set(load_students(outs))
-    missing = sorted(set(batches[0].ids) - graded)
-    absent = sorted(set(range(count)) - have)
+        return [f"the outputs were sharded differently ({counts})"]
+    count = counts[0]
+    problems = []
+    absent = sorted(set(range(count)) - {s.batch.shard[0] for s in shards})
     if absent:
-        shards = ", ".join(f"{i}/{count}" for i in absent)
-        return missing, (f"shard{'s' if len(absent) > 1 else ''} {shards} of {count} missing: "
-                         f"{len(missing)} students not graded")
-    return missing, None
+        problems.append(f"shard{'s' if len(absent) > 1 else ''} "
+                        f"{', '.join(f'{i}/{count}' for i in absent)} of {count} missing")
+    for s in shards:
+        if not s.complete:
+            problems.append(f"{s.name()} did not finish grading (no {COMPLETE}: still "
+                            "running, killed, or graded with --only)")
+    return problems
 
 
-def merge(outs, dest, roster=None, accept_incomplete=False):
-    """Joins shard outputs: one gradebook, review list and summary. An
-    incomplete set of shards is refused unless accept_incomplete: then the
-    missing shards' students get a row that says so, never "not submitted"."""
-    infos = [read_json(labs_info_path(o)) for o in outs]
-    if any(i is None for i in infos):
-        bad = outs[[i is None for i in infos].index(True)]
-        raise SystemExit(f"merge: {bad} has no labs.json (not a grade-submissions output)")
-    if any(json.dumps(i, sort_keys=True) != json.dumps(infos[0], sort_keys=True) for i in infos):
+def join_students(shards: List[Shard], replace=()) -> Dict[str, StudentRecord]:
+    """Every shard's students. A student in two outputs (a shard graded
+    again into another folder) is an error, unless `replace` names the
+    one output whose copy counts."""
+    replace = {os.path.realpath(r) for r in replace}
+    unknown = replace - {os.path.realpath(s.out) for s in shards}
+    if unknown:
+        raise SystemExit(f"merge: --replace {sorted(unknown)[0]} is not one of the outputs "
+                         "merged")
+    owner, twice = {}, []
+    for shard in shards:
+        for sid in shard.students:
+            if sid not in owner:
+                owner[sid] = shard
+                continue
+            wins = [s for s in (owner[sid], shard) if os.path.realpath(s.out) in replace]
+            if len(wins) == 1:
+                owner[sid] = wins[0]
+            else:
+                twice.append(f"{sid} in {owner[sid].out} and {shard.out}")
+    if twice:
+        raise SystemExit(f"merge: {len(twice)} students are in two outputs ("
+                         f"{'; '.join(twice[:3])}{'; ...' if len(twice) > 3 else ''}); pass "
+                         "--replace OUT naming the output whose copy counts")
+    return {sid: shard.students[sid] for sid, shard in owner.items()}
+
+
+def _not_merged(shards: List[Shard], students):
+    """Rows for the listed students no output holds: their shard's grading
+    did not finish, or their shard was not merged."""
+    ids = [nfc(i) for i in shards[0].batch.ids]
+    count = shards[0].batch.shard[1]
+    running = {s.batch.shard[0] for s in shards if not s.complete}
+    rows = {}
+    for position, sid in enumerate(ids):  # batch.ids in order: shard I holds I, I+N, ...
+        if sid not in students:
+            state = "shard_incomplete" if position % count in running else "missing_shard"
+            rows[sid] = StudentRecord(id=sid, state=state)
+    return rows
+
+
+def merge(outs, dest, roster=None, accept_incomplete=False, replace=()):
+    """Joins shard outputs: one gradebook, review list and summary. Each
+    output is checked (read_shard); a student in two outputs is refused
+    unless `replace` names the output that counts; a set of shards that is
+    not the whole list graded to the end is refused unless
+    accept_incomplete: then the students not graded get a row that says
+    so, never "not submitted"."""
+    shards = [read_shard(o) for o in outs]
+    if any(json.dumps(s.labs, sort_keys=True) != json.dumps(shards[0].labs, sort_keys=True)
+           for s in shards):
         raise SystemExit("merge: the outputs were graded with different labs or points")
-    missing, problem = shard_coverage(outs)
-    if problem and not accept_incomplete:
-        raise SystemExit(f"merge: {problem}; merge them all, or pass --accept-incomplete")
+    problems = coverage_problems(shards)
+    if problems and not accept_incomplete:
+        raise SystemExit(f"merge: {'; '.join(problems)}; merge them all, or pass "
+                         "--accept-incomplete")
+    students = join_students(shards, replace)
+    if _one_list(shards):  # else no list says who is missing
+        students.update(_not_merged(shards, students))
     os.makedirs(dest, exist_ok=True)
-    students = load_students(outs)
-    for sid in missing:
-        students[sid] = StudentRecord(id=sid, state="missing_shard")
-    write_json_atomic(labs_info_path(dest), infos[0])  # as the shards wrote it
-    labs_info = [LabInfo.from_json(i) for i in infos[0]]
-    write_class_outputs(dest, students, labs_info, roster)
+    write_json_atomic(labs_info_path(dest), shards[0].labs)  # as the shards wrote it
+    labs_info = [LabInfo.from_json(i) for i in shards[0].labs]
+    students = write_class_outputs(dest, students, labs_info, roster)
     return students, labs_info

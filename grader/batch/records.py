@@ -191,9 +191,10 @@ class StudentRecord:
     and left out of the file, as before. The class outputs also make rows
     that are never written (outputs.py): a student of the roster with no
     submission (state not_submitted), one of a shard not merged
-    (missing_shard), and not_on_roster marks a submission the roster lacks."""
+    (missing_shard) or whose shard did not finish (shard_incomplete), and
+    not_on_roster marks a submission the roster lacks."""
     id: str
-    state: str                        # graded, error; not_submitted, missing_shard
+    state: str                        # graded, error; not_submitted, missing_shard, ...
     entry: Optional[str] = None       # the entry's name as printable text
     submission: Optional[str] = None  # its kind: folder, zip, tar.gz, ...
     course: Optional[str] = None      # the fingerprint of the course that graded it

@@ -262,19 +262,38 @@ class BookkeepingTest(unittest.TestCase):
             b.labs = b.course.labs + [types.SimpleNamespace(name="lab3")]
             self.assertFalse(b.is_graded(sub), "a lab never graded makes the student not done")
 
-    def _shard(self, root, index, count, ids):
-        out = os.path.join(root, f"shard{index}")
+    def _shard(self, root, index, count, ids, graded=None, name=None, points=0):
+        """A shard's OUT as the batch leaves it: `graded` (default: all of
+        its students) with their lab.json and student.json, and the
+        completion marker when that is every one."""
+        out = os.path.join(root, name or f"shard{index}")
         b = fake_batch(out, ["lab1"])
         b.args = types.SimpleNamespace(shard=(index, count))
         write_json_atomic(outputs.labs_info_path(out), [{"name": "lab1", "possible": 5,
                                                          "bonus_possible": 0}])
         b.record_batch(ids)
         lab1 = score.score_lab("lab1", RUBRIC, {}, state="not_submitted", reason="x")
-        lab1.state = "graded"
-        for sid in ids[index::count]:
-            write_json_atomic(os.path.join(outputs.student_dir(out, sid), "student.json"),
+        lab1.state, lab1.score = "graded", points
+        mine = ids[index::count]
+        for sid in mine if graded is None else graded:
+            folder = outputs.student_dir(out, sid)
+            write_json_atomic(os.path.join(folder, "lab1", "lab.json"), lab1.to_json())
+            write_json_atomic(os.path.join(folder, "student.json"),
                               {"id": sid, "state": "graded", "labs": {"lab1": lab1.to_json()}})
+        with unittest.mock.patch.object(batch, "say"):  # "not complete": the test's point
+            b.mark_complete([types.SimpleNamespace(id=sid) for sid in mine])
         return out
+
+    @staticmethod
+    def _rows(folder):
+        with open(os.path.join(folder, "gradebook.csv"), encoding="utf-8") as f:
+            return {r["id"]: (r["lab1"], r["grading_status"]) for r in csv.DictReader(f)
+                    if r["id"] != "points-possible"}
+
+    def _refused(self, *args, **kw):
+        with self.assertRaises(SystemExit) as e:
+            outputs.merge(*args, **kw)
+        return str(e.exception)
 
     def test_merge_refuses_an_incomplete_set_of_shards(self):
         with tempfile.TemporaryDirectory() as root:
@@ -282,16 +301,124 @@ class BookkeepingTest(unittest.TestCase):
             outs = [self._shard(root, i, 2, ids) for i in range(2)]
             students, _ = outputs.merge(outs, os.path.join(root, "all"))
             self.assertEqual(sorted(students), ids)
-            with self.assertRaises(SystemExit) as e:
-                outputs.merge(outs[:1], os.path.join(root, "part"))
-            self.assertIn("1/2", str(e.exception))
+            self.assertIn("1/2", self._refused(outs[:1], os.path.join(root, "part")))
             students, _ = outputs.merge(outs[:1], os.path.join(root, "part"),
                                         roster=["a", "b", "c", "d", "e"], accept_incomplete=True)
-            with open(os.path.join(root, "part", "gradebook.csv")) as f:
-                rows = {r["id"]: r["grading_status"] for r in csv.DictReader(f)}
-            self.assertIn("shard", rows["b"])
-            self.assertEqual(rows["e"], "not submitted")
-            self.assertEqual(rows["a"], "ok")
+            rows = self._rows(os.path.join(root, "part"))
+            self.assertEqual(rows["b"][1], "not graded: its shard's output was not merged")
+            self.assertEqual(rows["e"][1], "not submitted")
+            self.assertEqual(rows["a"][1], "ok")
+            self.assertEqual(sorted(students), ["a", "b", "c", "d", "e"])
+
+    def test_the_marker_is_written_only_when_the_shard_is_graded(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            done = self._shard(root, 0, 2, ids)
+            marker = read_json(outputs.complete_path(done))
+            self.assertEqual(marker["shard"], [0, 2])
+            self.assertEqual(marker["submissions"], read_json(os.path.join(done, "batch.json"))
+                             ["submissions"])
+            part = self._shard(root, 1, 2, ids, graded=["b"])  # killed before d
+            self.assertFalse(os.path.exists(outputs.complete_path(part)))
+            # A run starting removes it: in progress, it is not complete.
+            b = fake_batch(done, ["lab1"])
+            b.args = types.SimpleNamespace(cuda_arch="80", course=None, course_cache=None)
+            b.jobs = 1
+            with unittest.mock.patch.object(batch.course_mod, "prepare",
+                                            side_effect=RuntimeError("killed")):
+                with self.assertRaises(RuntimeError):
+                    b.prepare()
+            b.lock.close()
+            self.assertFalse(os.path.exists(outputs.complete_path(done)))
+
+    def test_merge_refuses_a_shard_that_did_not_finish(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            outs = [self._shard(root, 0, 2, ids), self._shard(root, 1, 2, ids, graded=["b"])]
+            message = self._refused(outs, os.path.join(root, "all"))
+            self.assertIn("shard 1/2 (%s) did not finish" % outs[1], message)
+            self.assertIn("--accept-incomplete", message)
+            outputs.merge(outs, os.path.join(root, "all"), accept_incomplete=True)
+            rows = self._rows(os.path.join(root, "all"))
+            self.assertEqual(rows["d"], ("0", "not graded: its shard's grading did not finish"))
+            self.assertEqual(rows["b"][1], "ok")
+            # A marker of another submission list counts for nothing.
+            write_json_atomic(outputs.complete_path(outs[1]),
+                              {"shard": [1, 2], "submissions": "other"})
+            self.assertIn("did not finish", self._refused(outs, os.path.join(root, "x")))
+
+    def test_merge_checks_each_output(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            outs = [self._shard(root, i, 2, ids) for i in range(2)]
+            dest = os.path.join(root, "all")
+            batch_json = os.path.join(outs[1], "batch.json")
+            good = read_json(batch_json)
+            for damaged in ("{not json", json.dumps({"shard": [0, 2]}),
+                            json.dumps(dict(good, shard=[3, 2])), json.dumps([1])):
+                with open(batch_json, "w") as f:
+                    f.write(damaged)
+                self.assertIn(outs[1], self._refused(outs, dest))
+            os.unlink(batch_json)
+            self.assertIn(outs[1] + " has no batch.json", self._refused(outs, dest))
+            write_json_atomic(batch_json, good)
+            student = os.path.join(outputs.student_dir(outs[1], "b"), "student.json")
+            with open(student, "w") as f:
+                f.write('{"id": "b", "state": "gra')
+            self.assertIn("%s: students/b/student.json" % outs[1], self._refused(outs, dest))
+            write_json_atomic(student, {"id": "x", "state": "graded"})
+            self.assertIn("students/b/student.json", self._refused(outs, dest))
+            write_json_atomic(student, {"id": "b", "state": "graded"})
+            os.unlink(outputs.labs_info_path(outs[0]))
+            self.assertIn(outs[0] + " has no usable labs.json", self._refused(outs, dest))
+
+    def test_a_student_in_two_outputs_needs_replace(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            outs = [self._shard(root, i, 2, ids) for i in range(2)]
+            again = self._shard(root, 1, 2, ids, name="shard1-again", points=5)
+            dest = os.path.join(root, "all")
+            message = self._refused(outs + [again], dest)
+            self.assertIn("2 students are in two outputs", message)
+            self.assertIn("b in %s and %s" % (outs[1], again), message)
+            self.assertIn("--replace", message)
+            outputs.merge(outs + [again], dest, replace=[again])
+            rows = self._rows(dest)
+            self.assertEqual((rows["a"][0], rows["b"][0], rows["d"][0]), ("0", "5", "5"))
+            outputs.merge([again] + outs, dest, replace=[os.path.join(root, ".", "shard1")])
+            self.assertEqual(self._rows(dest)["b"][0], "0")
+            self.assertIn("not one of the outputs",
+                          self._refused(outs, dest, replace=[os.path.join(root, "elsewhere")]))
+
+    def test_merge_from_the_command_line(self):
+        from batch import cli
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b"]
+            out = self._shard(root, 0, 1, ids)
+            roster = os.path.join(root, "roster.csv")
+            with open(roster, "w") as f:
+                f.write("Name,SID\nAnn,a\nCid,c\n")
+            dest = os.path.join(root, "all")
+            with unittest.mock.patch("builtins.print"):
+                cli.main(["merge", out, "-o", dest, "--roster", roster, "--roster-column", "sid",
+                          "--no-report"])
+            self.assertEqual(self._rows(dest)["c"][1], "not submitted")
+            self.assertEqual(self._rows(dest)["b"][1], "not on the roster")
+            with self.assertRaises(SystemExit) as e:
+                cli.main(["merge", out, "-o", dest, "--roster", roster, "--no-report"])
+            self.assertIn("merge: roster %s line 1: no column 'id'" % roster, str(e.exception))
+
+    def test_students_no_longer_submitted_leave_the_gradebook(self):
+        with tempfile.TemporaryDirectory() as root:
+            out = self._shard(root, 0, 1, ["Alice", "bob"])
+            b = fake_batch(out, ["lab1"])
+            b.args = types.SimpleNamespace(shard=None)
+            b.record_batch(["alice", "bob"])  # "Alice.zip" renamed "alice.zip"
+            b.roster, b.labs_info = None, [records.LabInfo("lab1", "Lab 1", 5, 0)]
+            with unittest.mock.patch.object(batch, "say_once") as said:
+                b.write_outputs(pictures=False)
+            self.assertEqual(sorted(self._rows(out)), ["bob"])
+            self.assertIn("Alice", said.call_args[0][1])
 
 
 LAB1 = "labs/lab1_indexing/indexing.cu"
