@@ -48,7 +48,7 @@ from .labs import Lab
 from .progress import Progress
 from .records import BatchRecord, LabInfo, LabRecord, ReviewFlag, RunInfo, StudentRecord
 from .outputs import student_dir
-from .util import read_json, read_text, say, say_once, write_atomic, write_json_atomic
+from .util import nfc, read_json, read_text, say, say_once, write_atomic, write_json_atomic
 
 REPO = course_mod.REPO
 BUILD_ERRORS_KEEP = 8000
@@ -72,6 +72,7 @@ class BuiltLab:
     symbol_findings: List[str]
     uid: Optional[int] = None  # the pool uid its build ran as and its grader runs as
     test_uid: Optional[int] = None  # the pool uid of its test programs (runner_guard.h)
+    files_hash: Optional[str] = None  # lab_files_hash of what it graded
 
 
 def chown_tree(top, uid):
@@ -117,6 +118,7 @@ class Batch:
             fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             raise SystemExit(f"grade-submissions: another batch is writing {self.out}")
+        _unlink(outputs.complete_path(self.out))  # a run in progress: complete when it ends
         arch = self.args.cuda_arch or course_mod.detect_arch() or "80"
         self.course = course_mod.prepare(self.args.course or REPO, self.args.course_cache or os.path.join(self.out, ".course"),
                                          arch, self.jobs)
@@ -262,25 +264,59 @@ class Batch:
                                         for p in failed))
 
     # ------------------------------------------------------------- a lab
+    def lab_files(self, sub, lab, taken):
+        """(the student's files of `lab`: {rel: path}, those too large to
+        unpack, and lab_files_hash of both)."""
+        files = {rel: taken[rel] for rel in lab.files if rel in taken}
+        too_large = submissions.too_large_lab_files(sub.too_large, lab.files, files)
+        return files, too_large, lab_files_hash(files, too_large)
+
+    def graded_before(self, lab_out, files_hash):
+        """(the lab's record on disk when it graded these very files with
+        this course, else None; why it is graded again, None for a lab
+        never graded). A killed batch's unchanged labs are kept as they
+        are: that is what makes a resumed gradebook the uninterrupted one."""
+        done = os.path.join(lab_out, "lab.json")
+        if not os.path.exists(done):
+            return None, None
+        try:
+            rec = LabRecord.from_json(read_json(done))
+        except ValueError:
+            return None, "its record was unreadable"
+        if rec.files_hash is None:
+            return None, "its record does not say which files it graded"
+        if rec.files_hash != files_hash:
+            return None, "the submission changed"
+        if rec.course != self.course.fingerprint:
+            return None, "the course changed"
+        return rec, None
+
     def build_lab(self, sub, lab, taken, scratch, slot=0):
         """Stages and builds one lab: its finished record when there is
-        nothing to run (already graded, not submitted, did not build),
-        else a BuiltLab for run_lab."""
+        nothing to run (graded before with these files and this course,
+        not submitted, too large, did not build), else a BuiltLab for
+        run_lab."""
         lab_out = os.path.join(student_dir(self.out, sub.id), lab.name)
-        done = os.path.join(lab_out, "lab.json")
-        if not self.args.force and os.path.exists(done):
-            try:
-                return LabRecord.from_json(read_json(done))
-            except ValueError:
-                return None  # damaged: compose_student leaves it out, as it always did
+        files, too_large, files_hash = self.lab_files(sub, lab, taken)
+        if not self.args.force:
+            kept, _ = self.graded_before(lab_out, files_hash)
+            if kept is not None:
+                return kept
         start = time.monotonic()
         rubric = self.course.rubrics[lab.name]
         curve = self.course.curves.get(lab.name, {})
-        files = {rel: taken[rel] for rel in lab.files if rel in taken}
         os.makedirs(lab_out, exist_ok=True)
+        if too_large:  # handed in, but never unpacked: 0, and the student is told why
+            record = score.score_lab(lab.name, rubric, curve, state="too_large", reason=(
+                f"not graded: {', '.join(too_large)} "
+                f"{'is' if len(too_large) == 1 else 'are'} over "
+                f"{submissions.MAX_FILE_BYTES >> 10} KiB (a larger file is not unpacked)"))
+            record.files_hash = files_hash
+            return self._finish_lab(lab_out, record, start)
         if not files:
             record = score.score_lab(lab.name, rubric, curve, state="not_submitted",
                                      reason="not submitted")
+            record.files_hash = files_hash
             return self._finish_lab(lab_out, record, start)
 
         work = os.path.join(scratch, lab.name)
@@ -314,9 +350,10 @@ class Batch:
                                      reason=f"not graded: the lab did not build ({result.message})")
             record.build_errors = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
             record.symbol_findings = result.symbol_findings
+            record.files_hash = files_hash
             return self._finish_lab(lab_out, record, start)
         return BuiltLab(lab, result.exe, work, lab_out, start, result.symbol_findings, uid,
-                        test_uid)
+                        test_uid, files_hash)
 
     def grader_argv(self, built, results_fd, share_lock, at_once):
         """The grader's command line: the course's runner, executing the
@@ -380,6 +417,7 @@ class Batch:
                                  results=results, state="graded", reason=reason)
         record.problem = problem
         record.symbol_findings = built.symbol_findings
+        record.files_hash = built.files_hash
         record.run = RunInfo(status=res.describe(), seconds=round(res.seconds, 1),
                              output_dropped_bytes=res.dropped, sandbox=self.sandbox.enabled,
                              gpu_shared=share_lock is not None and gpu is not None,
@@ -466,6 +504,7 @@ class Batch:
 
     def _finish_lab(self, lab_out, record: LabRecord, start) -> LabRecord:
         record.seconds = round(time.monotonic() - start, 1)
+        record.course = self.course.fingerprint
         write_json_atomic(os.path.join(lab_out, "results.json"),
                           gradescope.results([record], record.seconds))
         # Last: a lab.json on disk means the lab is done.
@@ -473,6 +512,23 @@ class Batch:
         return record
 
     # --------------------------------------------------------- a student
+    def labs_to_grade(self, sub, taken):
+        """The labs of this run to grade now (all with --force): those with
+        no record of these files and this course. Labs graded before are
+        said, one line for the student: which, and what changed."""
+        labs, again = [], []
+        folder = student_dir(self.out, sub.id)
+        for lab in self.labs:
+            kept, why = self.graded_before(os.path.join(folder, lab.name),
+                                           self.lab_files(sub, lab, taken)[2])
+            if kept is None or self.args.force:
+                labs.append(lab.name)
+            if why and not self.args.force:
+                again.append(f"{lab.name} ({why})")
+        if again:
+            say(f"{sub.id}: grading again: {', '.join(again)}")
+        return labs
+
     def grade_student(self, sub, lab_pool):
         """Grades one submission. Whatever goes wrong for it (a damaged
         archive, a file we cannot write, a bug of ours) becomes this
@@ -503,6 +559,10 @@ class Batch:
         taken, ignored = submissions.select(unpacked, {f for l in self.labs for f in l.files})
         ignored = [f"{rel} (over {submissions.MAX_FILE_BYTES >> 10} KiB: not unpacked)"
                    for rel in sub.too_large] + ignored
+        if not self.labs_to_grade(sub, taken) and self.is_graded(sub):
+            kept = _student_record(student_dir(self.out, sub.id))
+            if kept is not None and kept.state == "graded":
+                return kept  # graded before, as it is now: nothing to write
 
         flags = []
         for rel, path in sorted(taken.items()):
@@ -559,6 +619,9 @@ class Batch:
 
     def _finish_error(self, sub, error, start) -> StudentRecord:
         student_out = student_dir(self.out, sub.id)
+        kept = _student_record(student_out)
+        if kept is not None and kept.state == "error" and kept.error == error:
+            return kept  # the same row as before: nothing to write
         os.makedirs(student_out, exist_ok=True)
         records = [score.score_lab(l.name, self.course.rubrics[l.name], {}, state="error",
                                    reason="not graded: " + error) for l in self.labs]
@@ -589,8 +652,31 @@ class Batch:
         record = BatchRecord(shard=(index, count), submissions=_list_hash(every_id), ids=every_id,
                              labs=[l.name for l in self.labs])
         write_json_atomic(os.path.join(self.out, "batch.json"), record.to_json())
+        self.batch_record, self.every_id = record, every_id
+
+    def mark_complete(self, shard_subs):
+        """OUT/complete.json once every student of the shard is graded (in
+        this run or before): what merge needs to take the shard whole."""
+        left = [s.id for s in shard_subs if not self.is_graded(s)]
+        if left:
+            say(f"{len(left)} students of this shard are not graded yet ({' '.join(left[:5])}"
+                f"{' ...' if len(left) > 5 else ''}): {self.out} is not complete")
+            return
+        outputs.write_complete(self.out, self.batch_record, len(shard_subs))
+
+    def load_roster(self):
+        """The roster's ids, read once before grading (outputs.read_roster):
+        a roster that cannot be used stops the batch here, not at a
+        gradebook written mid-run."""
+        if not self.args.roster:
+            return None
+        try:
+            return outputs.read_roster(self.args.roster, self.args.roster_column)
+        except outputs.RosterError as e:
+            raise SystemExit(f"grade-submissions: stopped before grading: {e}")
 
     def run(self):
+        self.roster = self.load_roster()
         self.prepare()
         subs, notes = submissions.discover(self.args.submissions)
         for note in notes:
@@ -599,26 +685,25 @@ class Batch:
         if self.args.shard:
             index, count = self.args.shard
             subs = subs[index::count]
+        shard_subs = subs
         if self.args.only:
-            wanted = set(self.args.only)
+            wanted = {nfc(sid) for sid in self.args.only}  # as submission ids are
             subs = [s for s in subs if s.id in wanted]
             for missing in sorted(wanted - {s.id for s in subs}):
                 say(f"--only {missing}: no such submission (in this shard)")
         if self.args.force:
             for s in subs:
                 _unlink(os.path.join(student_dir(self.out, s.id), "student.json"))
-        todo = [s for s in subs if not self.is_graded(s)]
-        done = [s for s in subs if s not in todo]
-        stale = [s.id for s in done if read_json(
-            os.path.join(student_dir(self.out, s.id), "student.json"), {}).get("course")
-            != self.course.fingerprint]
-        if stale:
-            say(f"{len(stale)} students were graded with another version of the course "
-                f"({' '.join(stale[:5])}...); --force regrades them")
+        # Every submission is looked at: one graded before is unpacked and
+        # its labs kept where their files and the course are as they were
+        # (labs_to_grade); only the others are graded again.
+        todo = subs
+        before = sum(1 for s in subs if self.is_graded(s))
         where = ("GPUs " + ", ".join(f"{g.index} ({g.name})" for g in self.gpus)
                  if self.gpus else "no GPU (--no-gpu)")
-        say(f"grading {len(todo)} of {len(subs)} submissions ({len(subs) - len(todo)} already "
-            f"graded), labs {' '.join(l.name for l in self.labs)}, {self.jobs} build jobs, {where}")
+        say(f"grading {len(subs)} submissions ({before} graded before: only what changed since "
+            f"is graded again), labs {' '.join(l.name for l in self.labs)}, {self.jobs} build "
+            f"jobs, {where}")
         started = time.monotonic()
         progress = Progress(len(todo))
         last_outputs = time.monotonic()
@@ -647,15 +732,21 @@ class Batch:
                     self.write_outputs(pictures=False)
                     last_outputs = time.monotonic()
         self.write_outputs(pictures=not self.args.no_report)
+        self.mark_complete(shard_subs)
         elapsed = time.monotonic() - started
         say(f"graded {len(todo)} submissions in {elapsed:.1f} s; gradebook: "
             f"{os.path.join(self.out, 'gradebook.csv')}")
         return 0
 
     def write_outputs(self, pictures):
-        roster = outputs.read_roster(self.args.roster) if self.args.roster else None
         students = outputs.load_students([self.out])
-        outputs.write_class_outputs(self.out, students, self.labs_info, roster)
+        gone = sorted(set(students) - set(self.every_id))
+        if gone:  # an entry renamed or removed: its old folder is no student of this list
+            say_once("gone", f"{len(gone)} students of {self.out} have no entry in the "
+                             f"submissions folder now ({' '.join(gone[:5])}"
+                             f"{' ...' if len(gone) > 5 else ''}): not in the gradebook")
+        students = {sid: rec for sid, rec in students.items() if sid not in gone}
+        outputs.write_class_outputs(self.out, students, self.labs_info, self.roster)
         if pictures:
             # The pictures are extras: a plotting failure must not cost the
             # run (the gradebook and results are already written).
@@ -663,6 +754,31 @@ class Batch:
                 report.draw(self.out, read_json(os.path.join(self.out, "summary.json")))
             except Exception as e:  # noqa: BLE001 - any matplotlib failure
                 say_once("report", f"report pictures not drawn: {type(e).__name__}: {e}")
+
+
+def _student_record(folder):
+    """The student.json in `folder` as a StudentRecord, or None."""
+    try:
+        return StudentRecord.from_json(read_json(os.path.join(folder, "student.json")))
+    except ValueError:
+        return None
+
+
+def lab_files_hash(files, too_large):
+    """What a lab graded: its student files ({rel: path}) by path and
+    content, and those too large to unpack by path; a lab not submitted
+    has the hash of nothing. The skeleton's files are the course's, which
+    its fingerprint covers."""
+    h = hashlib.sha256()
+    for rel in sorted(files):
+        with open(files[rel], "rb") as f:
+            data = f.read()
+        name = rel.encode("utf-8", "surrogateescape")
+        h.update(b"file %d %d\0" % (len(name), len(data)) + name + data)
+    for rel in sorted(too_large):
+        name = rel.encode("utf-8", "surrogateescape")
+        h.update(b"too large %d\0" % len(name) + name)
+    return h.hexdigest()
 
 
 def _unlink(path):

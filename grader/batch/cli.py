@@ -39,7 +39,10 @@ def grade_parser():
                     "with every lab's grader. Also: grade-submissions merge OUT... -o DEST.")
     p.add_argument("submissions", help="folder with one entry per student, named by id")
     p.add_argument("-o", "--out", required=True, help="output folder (resumable)")
-    p.add_argument("--roster", help="CSV of student ids: a row for each, submitted or not")
+    p.add_argument("--roster", help="CSV of student ids, with a header row: a row for each, "
+                                    "submitted or not")
+    p.add_argument("--roster-column", default="id", metavar="NAME",
+                   help="the roster's column of ids (default id; any case)")
     p.add_argument("--force", action="store_true", help="regrade what is already graded")
     p.add_argument("--only", nargs="+", metavar="ID", help="grade only these ids")
     p.add_argument("--shard", type=_shard, help="I/N: grade submissions I, I+N, ... (0-based)")
@@ -93,19 +96,52 @@ def merge_parser():
                                 description="Join shard outputs into one gradebook.")
     p.add_argument("outs", nargs="+", help="the shards' output folders")
     p.add_argument("-o", "--out", required=True, help="folder for the merged class outputs")
-    p.add_argument("--roster", help="CSV of student ids")
+    p.add_argument("--roster", help="CSV of student ids, with a header row")
+    p.add_argument("--roster-column", default="id", metavar="NAME",
+                   help="the roster's column of ids (default id; any case)")
     p.add_argument("--accept-incomplete", action="store_true",
-                   help="merge even when a shard is missing (its students: \"not graded\")")
+                   help="merge even when a shard is missing or did not finish grading (its "
+                        "students not graded: \"not graded\")")
+    p.add_argument("--replace", action="append", default=[], metavar="OUT",
+                   help="of a student in two outputs, the copy of OUT counts (a shard graded "
+                        "again into another folder); may be given more than once")
     p.add_argument("--no-report", action="store_true")
     return p
+
+
+def merge_roster(args):
+    """merge's roster (outputs.read_roster), or None without --roster."""
+    if not args.roster:
+        return None
+    try:
+        return outputs.read_roster(args.roster, args.roster_column)
+    except outputs.RosterError as e:
+        raise SystemExit(f"merge: {e}")
+
+
+def folders_overlap(submissions, out):
+    """Why OUT and SUBMISSIONS may not be used together, or None. An OUT
+    inside the submissions would be graded as a student on the next run,
+    and submissions inside OUT would be in the batch's own namespace.
+    Compared as real paths: a link or a ".." is no way around it."""
+    subs, out = os.path.realpath(submissions), os.path.realpath(out)
+    if out == subs:
+        return f"the output folder {out} is the submissions folder"
+    if os.path.commonpath([subs, out]) == subs:
+        return (f"the output folder {out} is inside the submissions folder {subs} (it would "
+                "be graded as a student's entry)")
+    if os.path.commonpath([subs, out]) == out:
+        return f"the submissions folder {subs} is inside the output folder {out}"
+    return None
 
 
 def main(argv):
     if argv and argv[0] == "merge":
         args = merge_parser().parse_args(argv[1:])
-        roster = outputs.read_roster(args.roster) if args.roster else None
+        roster = merge_roster(args)
         students, _ = outputs.merge([os.path.abspath(o) for o in args.outs],
-                                    os.path.abspath(args.out), roster, args.accept_incomplete)
+                                    os.path.abspath(args.out), roster, args.accept_incomplete,
+                                    args.replace)
         if not args.no_report:
             report.draw(args.out, read_json(os.path.join(args.out, "summary.json")))
         print(f"merged {len(students)} students from {len(args.outs)} outputs into "
@@ -114,5 +150,10 @@ def main(argv):
     args = grade_parser().parse_args(argv)
     if not os.path.isdir(args.submissions):
         print(f"grade-submissions: {args.submissions} is not a folder", file=sys.stderr)
+        return 2
+    overlap = folders_overlap(args.submissions, args.out)
+    if overlap:
+        print(f"grade-submissions: {overlap}; choose an output folder apart from it",
+              file=sys.stderr)
         return 2
     return batch.Batch(args).run()

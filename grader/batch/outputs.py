@@ -24,7 +24,7 @@ import urllib.parse
 from typing import Dict, List
 
 from .records import BatchRecord, LabInfo, StudentRecord
-from .util import read_json, write_atomic, write_json_atomic
+from .util import id_key, nfc, read_json, write_atomic, write_json_atomic
 
 
 STUDENTS = "students"
@@ -66,7 +66,7 @@ def fmt(x):
 
 def load_students(outs) -> Dict[str, StudentRecord]:
     """Every student.json under the given OUT folders, by id (a later
-    folder's copy of an id wins, so a regraded shard replaces an old one)."""
+    folder's copy of an id wins; merge reads shards with read_shard)."""
     students = {}
     for out in outs:
         folder = os.path.join(out, STUDENTS)
@@ -81,21 +81,69 @@ def load_students(outs) -> Dict[str, StudentRecord]:
     return students
 
 
-def read_roster(path):
-    """Student ids from a CSV: the column named id (or student_id, sid),
-    else the first column."""
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        rows = list(csv.reader(f))
+class RosterError(ValueError):
+    """A roster that cannot be used; the message names the file and line."""
+
+
+def read_roster(path, column="id"):
+    """The student ids of a roster: a CSV whose first row is a header, the
+    ids in the column named `column` (any case, outer spaces ignored).
+    Nothing is guessed: a roster without that column, a formula for an id,
+    two ids that look alike (outputs: id_key) or no id at all raise
+    RosterError, before anyone is graded. Blank lines are skipped; ids are
+    NFC, as submission ids are."""
+    rows = _roster_rows(path)
     if not rows:
-        return []
-    header = [h.strip().lower() for h in rows[0]]
-    for key in ("id", "student_id", "sid", "student id"):
-        if key in header:
-            col = header.index(key)
-            return [r[col].strip() for r in rows[1:] if len(r) > col and r[col].strip()]
-    col = 0
-    body = rows[1:] if not rows[0][0].strip().isalnum() or header[0] in ("name", "student") else rows
-    return [r[col].strip() for r in body if r and r[col].strip()]
+        raise RosterError(f"roster {path}: no header row (the file is empty)")
+    header_line, header = rows[0]
+    col = _roster_column(path, header_line, header, column)
+    ids, seen = [], {}
+    for line, row in rows[1:]:
+        sid = nfc(row[col].strip()) if len(row) > col else ""
+        where = f"roster {path} line {line}"
+        if not sid:
+            raise RosterError(f"{where}: no id in column {header[col].strip()!r}")
+        if sid.startswith(ROSTER_FORMULA_STARTS):
+            # A spreadsheet runs it (or ran it, and the id is its result).
+            raise RosterError(f"{where}: the id {sid!r} is a spreadsheet formula")
+        if id_key(sid) in seen:
+            first, other = seen[id_key(sid)]
+            raise RosterError(f"{where}: the id {sid!r} is that of line {first} ({other!r}) "
+                              "(ids that differ only in case or spaces are one student's)")
+        seen[id_key(sid)] = (line, sid)
+        ids.append(sid)
+    if not ids:
+        raise RosterError(f"roster {path}: no student ids under its header")
+    return ids
+
+
+ROSTER_FORMULA_STARTS = ("=", "+", "-", "@")
+
+
+def _roster_rows(path):
+    """[(line number, cells)] of the CSV's non-blank rows."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            reader = csv.reader(f)
+            return [(reader.line_num, row) for row in reader if any(c.strip() for c in row)]
+    except UnicodeDecodeError as e:
+        raise RosterError(f"roster {path}: not UTF-8 text ({e.reason} at byte {e.start})")
+    except (OSError, csv.Error) as e:
+        raise RosterError(f"roster {path}: cannot be read: {e}")
+
+
+def _roster_column(path, line, header, column):
+    """The index of the id column in the header row."""
+    want = column.strip().casefold()
+    hits = [i for i, h in enumerate(header) if h.strip().casefold() == want]
+    names = ", ".join(repr(h.strip()) for h in header)
+    if not hits:
+        raise RosterError(f"roster {path} line {line}: no column {column!r} in its header "
+                          f"({names}); name the id column with --roster-column")
+    if len(hits) > 1:
+        raise RosterError(f"roster {path} line {line}: {len(hits)} columns named {column!r} "
+                          f"in its header ({names})")
+    return hits[0]
 
 
 def _labs_with(rec: StudentRecord, lab_names, **want):
@@ -111,12 +159,17 @@ def status_text(rec: StudentRecord, lab_names):
         return "not submitted"
     if rec.state == "missing_shard":
         return "not graded: its shard's output was not merged"
+    if rec.state == "shard_incomplete":
+        return "not graded: its shard's grading did not finish"
     parts = []
     missing = _labs_with(rec, lab_names, state="not_submitted")
     if missing and len(missing) < len(lab_names):
         parts.append("not submitted: " + " ".join(missing))
     elif missing:
         parts.append("not submitted")
+    too_large = _labs_with(rec, lab_names, state="too_large")
+    if too_large:
+        parts.append("too large: " + " ".join(too_large))
     failed = _labs_with(rec, lab_names, state="build_failed")
     if failed:
         parts.append("did not build: " + " ".join(failed))
@@ -177,21 +230,41 @@ def calibration_text(rec: StudentRecord, lab_names):
     return ", ".join(seen) or "no calibration recorded"
 
 
+def with_roster(students: Dict[str, StudentRecord], roster) -> Dict[str, StudentRecord]:
+    """The students with the roster's: a row "not submitted" for each
+    rostered id without a submission, and "not on the roster" on each
+    submission the roster lacks. A submission whose id is a rostered id
+    but for case or spaces ("alice" for "Alice") is neither: it is an error
+    row, the instructor's to settle (rename the entry, or fix the roster;
+    the graded record is kept), never two rows for one student."""
+    rostered = {id_key(r): r for r in roster}
+    out = {}
+    for sid, rec in students.items():
+        like = rostered.get(id_key(sid))
+        if like == sid:
+            out[sid] = rec
+        elif like is not None:
+            out[sid] = StudentRecord(id=sid, state="error", entry=rec.entry, error=(
+                f"the id looks like the roster's {like!r} but differs in case or spaces: "
+                "rename the entry or fix the roster, and run again"))
+        else:
+            out[sid] = dataclasses.replace(rec, not_on_roster=True)
+    submitted = {id_key(sid) for sid in students}
+    for sid in roster:
+        if id_key(sid) not in submitted:
+            out[sid] = StudentRecord(id=sid, state="not_submitted")
+    return out
+
+
 def write_class_outputs(out, students: Dict[str, StudentRecord], labs_info: List[LabInfo],
                         roster=None):
-    """labs_info: the labs in lab order."""
+    """labs_info: the labs in lab order. Returns the students written (the
+    roster's rows included)."""
     lab_names = [l.name for l in labs_info]
     possible = sum(l.possible for l in labs_info)
-    ids = sorted(students)
     if roster is not None:
-        rostered = set(roster)
-        for sid in roster:
-            if sid not in students:
-                students[sid] = StudentRecord(id=sid, state="not_submitted")
-        for sid in ids:
-            if sid not in rostered:
-                students[sid] = dataclasses.replace(students[sid], not_on_roster=True)
-        ids = sorted(students)
+        students = with_roster(students, roster)
+    ids = sorted(students)
 
     rows = [["id"] + lab_names + ["total", "percent", "bonus", "grading_status",
                                   "id_percent_encoded"],
@@ -216,6 +289,7 @@ def write_class_outputs(out, students: Dict[str, StudentRecord], labs_info: List
     write_atomic(os.path.join(out, "review.csv"), _write_rows(rows))
 
     write_json_atomic(os.path.join(out, "summary.json"), summary(students, ids, labs_info))
+    return students
 
 
 def summary(students: Dict[str, StudentRecord], ids, labs_info: List[LabInfo]):
@@ -273,53 +347,178 @@ def labs_info_path(out):
     return os.path.join(out, "labs.json")
 
 
-def shard_coverage(outs):
-    """(missing ids, problem): which students of the graded submission list
-    no given OUT holds, from each OUT's batch.json (its shard I/N and the
-    list's hash); problem is a sentence when the OUTs do not belong to one
-    list or a shard is missing, else None."""
-    batches = [read_json(os.path.join(o, "batch.json")) for o in outs]
-    if any(not isinstance(b, dict) for b in batches):
-        bad = outs[[not isinstance(b, dict) for b in batches].index(True)]
-        return [], f"{bad} has no batch.json (graded by an older grade-submissions?)"
-    batches = [BatchRecord.from_json(b) for b in batches]
-    lists = {b.submissions for b in batches}
-    if len(lists) > 1:
-        return [], "the outputs graded different submission folders (or the folder changed " \
-                   "between shards)"
-    counts = {b.shard[1] for b in batches}
+COMPLETE = "complete.json"
+
+
+def complete_path(out):
+    """OUT/complete.json: written when every student of the OUT's shard is
+    graded; absent while a run is in progress, or after one was killed."""
+    return os.path.join(out, COMPLETE)
+
+
+def write_complete(out, batch: BatchRecord, students):
+    """The completion marker, for the shard and submission list of `batch`
+    (as in batch.json, so a marker left from another list never counts)."""
+    write_json_atomic(complete_path(out), {"shard": list(batch.shard),
+                                           "submissions": batch.submissions,
+                                           "students": students})
+
+
+def is_complete(out, batch: BatchRecord):
+    marker = read_json(complete_path(out))
+    return isinstance(marker, dict) and marker.get("shard") == list(batch.shard) and \
+        marker.get("submissions") == batch.submissions
+
+
+@dataclasses.dataclass
+class Shard:
+    """One output folder as merge reads it, checked (read_shard)."""
+    out: str
+    batch: BatchRecord
+    labs: list                          # labs.json as written
+    students: Dict[str, StudentRecord]  # by NFC id
+    complete: bool
+
+    def name(self):
+        index, count = self.batch.shard
+        return f"shard {index}/{count} ({self.out})"
+
+
+def read_shard(out) -> Shard:
+    """An output folder for merge; a folder that is no grade-submissions
+    output, or whose files do not parse, stops the merge naming it."""
+    labs = read_json(labs_info_path(out))
+    try:
+        [LabInfo.from_json(i) for i in labs]
+    except (KeyError, TypeError, AttributeError):
+        raise SystemExit(f"merge: {out} has no usable labs.json (not a grade-submissions "
+                         "output?)")
+    raw = read_json(os.path.join(out, "batch.json"))
+    if raw is None:
+        raise SystemExit(f"merge: {out} has no batch.json (not a grade-submissions output, "
+                         "or graded by an older one?)")
+    try:
+        batch = BatchRecord.from_json(raw)
+        index, count = batch.shard
+        if not (isinstance(index, int) and isinstance(count, int) and 0 <= index < count):
+            raise ValueError(f"shard {batch.shard}")
+    except ValueError as e:
+        raise SystemExit(f"merge: {out}: batch.json is damaged ({e})")
+    return Shard(out, batch, labs, _shard_students(out, batch), is_complete(out, batch))
+
+
+def _shard_students(out, batch: BatchRecord) -> Dict[str, StudentRecord]:
+    """The shard's students.json, each checked: one that does not parse
+    stops the merge. A folder without one is a student not graded yet
+    (the shard is then incomplete); one whose entry is no longer in the
+    shard's submission list is left out, as the batch leaves it out."""
+    listed = {nfc(i) for i in batch.ids}
+    folder = os.path.join(out, STUDENTS)
+    students = {}
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        path = os.path.join(folder, name, "student.json")
+        if not os.path.exists(path):
+            continue
+        try:
+            rec = StudentRecord.from_json(read_json(path))
+        except ValueError:
+            rec = None
+        if rec is None or rec.id != name:
+            raise SystemExit(f"merge: {out}: {STUDENTS}/{name}/student.json is not that "
+                             "student's record (damaged?)")
+        if nfc(name) in listed:
+            students[nfc(name)] = rec
+    return students
+
+
+def _one_list(shards: List[Shard]):
+    """The shards are of one submission list, sharded one way."""
+    return len({(s.batch.submissions, s.batch.shard[1]) for s in shards}) == 1
+
+
+def coverage_problems(shards: List[Shard]):
+    """Sentences saying why the shards are not one whole submission list,
+    graded to the end; [] when they are."""
+    if len({s.batch.submissions for s in shards}) > 1:
+        return ["the outputs graded different submission folders (or the folder changed "
+                "between shards)"]
+    counts = sorted({s.batch.shard[1] for s in shards})
     if len(counts) > 1:
-        return [], f"the outputs were sharded differently ({sorted(counts)})"
-    count = counts.pop()
-    have = {b.shard[0] for b in batches}
-    graded = set(load_students(outs))
-    missing = sorted(set(batches[0].ids) - graded)
-    absent = sorted(set(range(count)) - have)
+        return [f"the outputs were sharded differently ({counts})"]
+    count = counts[0]
+    problems = []
+    absent = sorted(set(range(count)) - {s.batch.shard[0] for s in shards})
     if absent:
-        shards = ", ".join(f"{i}/{count}" for i in absent)
-        return missing, (f"shard{'s' if len(absent) > 1 else ''} {shards} of {count} missing: "
-                         f"{len(missing)} students not graded")
-    return missing, None
+        problems.append(f"shard{'s' if len(absent) > 1 else ''} "
+                        f"{', '.join(f'{i}/{count}' for i in absent)} of {count} missing")
+    for s in shards:
+        if not s.complete:
+            problems.append(f"{s.name()} did not finish grading (no {COMPLETE}: still "
+                            "running, killed, or graded with --only)")
+    return problems
 
 
-def merge(outs, dest, roster=None, accept_incomplete=False):
-    """Joins shard outputs: one gradebook, review list and summary. An
-    incomplete set of shards is refused unless accept_incomplete: then the
-    missing shards' students get a row that says so, never "not submitted"."""
-    infos = [read_json(labs_info_path(o)) for o in outs]
-    if any(i is None for i in infos):
-        bad = outs[[i is None for i in infos].index(True)]
-        raise SystemExit(f"merge: {bad} has no labs.json (not a grade-submissions output)")
-    if any(json.dumps(i, sort_keys=True) != json.dumps(infos[0], sort_keys=True) for i in infos):
+def join_students(shards: List[Shard], replace=()) -> Dict[str, StudentRecord]:
+    """Every shard's students. A student in two outputs (a shard graded
+    again into another folder) is an error, unless `replace` names the
+    one output whose copy counts."""
+    replace = {os.path.realpath(r) for r in replace}
+    unknown = replace - {os.path.realpath(s.out) for s in shards}
+    if unknown:
+        raise SystemExit(f"merge: --replace {sorted(unknown)[0]} is not one of the outputs "
+                         "merged")
+    owner, twice = {}, []
+    for shard in shards:
+        for sid in shard.students:
+            if sid not in owner:
+                owner[sid] = shard
+                continue
+            wins = [s for s in (owner[sid], shard) if os.path.realpath(s.out) in replace]
+            if len(wins) == 1:
+                owner[sid] = wins[0]
+            else:
+                twice.append(f"{sid} in {owner[sid].out} and {shard.out}")
+    if twice:
+        raise SystemExit(f"merge: {len(twice)} students are in two outputs ("
+                         f"{'; '.join(twice[:3])}{'; ...' if len(twice) > 3 else ''}); pass "
+                         "--replace OUT naming the output whose copy counts")
+    return {sid: shard.students[sid] for sid, shard in owner.items()}
+
+
+def _not_merged(shards: List[Shard], students):
+    """Rows for the listed students no output holds: their shard's grading
+    did not finish, or their shard was not merged."""
+    ids = [nfc(i) for i in shards[0].batch.ids]
+    count = shards[0].batch.shard[1]
+    running = {s.batch.shard[0] for s in shards if not s.complete}
+    rows = {}
+    for position, sid in enumerate(ids):  # batch.ids in order: shard I holds I, I+N, ...
+        if sid not in students:
+            state = "shard_incomplete" if position % count in running else "missing_shard"
+            rows[sid] = StudentRecord(id=sid, state=state)
+    return rows
+
+
+def merge(outs, dest, roster=None, accept_incomplete=False, replace=()):
+    """Joins shard outputs: one gradebook, review list and summary. Each
+    output is checked (read_shard); a student in two outputs is refused
+    unless `replace` names the output that counts; a set of shards that is
+    not the whole list graded to the end is refused unless
+    accept_incomplete: then the students not graded get a row that says
+    so, never "not submitted"."""
+    shards = [read_shard(o) for o in outs]
+    if any(json.dumps(s.labs, sort_keys=True) != json.dumps(shards[0].labs, sort_keys=True)
+           for s in shards):
         raise SystemExit("merge: the outputs were graded with different labs or points")
-    missing, problem = shard_coverage(outs)
-    if problem and not accept_incomplete:
-        raise SystemExit(f"merge: {problem}; merge them all, or pass --accept-incomplete")
+    problems = coverage_problems(shards)
+    if problems and not accept_incomplete:
+        raise SystemExit(f"merge: {'; '.join(problems)}; merge them all, or pass "
+                         "--accept-incomplete")
+    students = join_students(shards, replace)
+    if _one_list(shards):  # else no list says who is missing
+        students.update(_not_merged(shards, students))
     os.makedirs(dest, exist_ok=True)
-    students = load_students(outs)
-    for sid in missing:
-        students[sid] = StudentRecord(id=sid, state="missing_shard")
-    write_json_atomic(labs_info_path(dest), infos[0])  # as the shards wrote it
-    labs_info = [LabInfo.from_json(i) for i in infos[0]]
-    write_class_outputs(dest, students, labs_info, roster)
+    write_json_atomic(labs_info_path(dest), shards[0].labs)  # as the shards wrote it
+    labs_info = [LabInfo.from_json(i) for i in shards[0].labs]
+    students = write_class_outputs(dest, students, labs_info, roster)
     return students, labs_info

@@ -89,12 +89,14 @@ class RunInfo:
 @dataclass
 class LabRecord:
     """One lab of one submission (lab.json, and the values of student.json's
-    "labs"). state: graded, not_submitted, build_failed or error.
+    "labs"). state: graded, not_submitted, too_large (a file of the lab
+    over the size limit: never unpacked, 0 points), build_failed or error.
 
     The last fields belong to some states only and are written only when
     set: build_errors to a lab that did not build; problem (null or not)
     and run to a lab whose grader ran; symbol_findings to a lab that was
-    built; seconds to a lab.json (not to an error row's labs)."""
+    built; seconds, files_hash and course to a lab.json (not to an error
+    row's labs)."""
     lab: str
     title: str
     state: str
@@ -114,6 +116,8 @@ class LabRecord:
     symbol_findings: Optional[List[str]] = None
     run: Optional[RunInfo] = None
     seconds: Optional[float] = None
+    files_hash: Optional[str] = None  # of the student's files it graded (batch.lab_files_hash)
+    course: Optional[str] = None      # the fingerprint of the course that graded it
     extra: Json = field(default_factory=dict)
 
     def to_json(self) -> Json:
@@ -135,6 +139,10 @@ class LabRecord:
             out["run"] = self.run.to_json()
         if self.seconds is not None:
             out["seconds"] = self.seconds
+        # What a rerun compares to tell a lab graded as it is now.
+        for key in ("files_hash", "course"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
         out.update(self.extra)
         return out
 
@@ -183,9 +191,10 @@ class StudentRecord:
     and left out of the file, as before. The class outputs also make rows
     that are never written (outputs.py): a student of the roster with no
     submission (state not_submitted), one of a shard not merged
-    (missing_shard), and not_on_roster marks a submission the roster lacks."""
+    (missing_shard) or whose shard did not finish (shard_incomplete), and
+    not_on_roster marks a submission the roster lacks."""
     id: str
-    state: str                        # graded, error; not_submitted, missing_shard
+    state: str                        # graded, error; not_submitted, missing_shard, ...
     entry: Optional[str] = None       # the entry's name as printable text
     submission: Optional[str] = None  # its kind: folder, zip, tar.gz, ...
     course: Optional[str] = None      # the fingerprint of the course that graded it

@@ -308,7 +308,7 @@ def _student_message(t: ReportedTest, gated_by=None):
 
 def score_lab(lab_name, rubric, curve: Dict[str, SpeedCurve], results: Optional[Results] = None,
               state="graded", reason="") -> LabRecord:
-    """state: graded (results may be None if the grader died), not_submitted,
+    """state: graded (results may be None if the grader died), not_submitted, too_large,
     build_failed, error. reason: why a test never reported."""
     reported = {t.name: t for t in results.tests} if results is not None else {}
     gated = gate_failures(rubric, reported) if results is not None else {}

@@ -20,6 +20,8 @@ import zipfile
 from dataclasses import dataclass, field
 from typing import List, Optional, Union
 
+from .util import id_key, nfc
+
 MAX_FILE_BYTES = 1 << 20          # a lab's .cu file is a few KiB; bigger files are skipped
 MAX_ARCHIVE_BYTES = 200 << 20     # what we agree to write at all, for one submission
 MAX_MEMBERS = 20000
@@ -130,7 +132,7 @@ def _check_id(stem):
         return None, f"it is longer than {MAX_ID_BYTES} bytes"
     if not sid.isprintable():
         return None, "it holds a control or other non-printable character"
-    return sid, None
+    return nfc(sid), None  # NFD from a macOS zip tool is the same id
 
 
 def _entry(folder, raw, notes):
@@ -186,7 +188,25 @@ def discover(folder):
                                    f"{listed[-1]})")
             continue
         found[sub.id], names[sub.id] = sub, [sub.name]
+    _look_alikes(found.values())
     return [found[k] for k in sorted(found)], notes
+
+
+def _look_alikes(subs):
+    """Entries whose ids differ only in case or outer spaces ("Alice.zip"
+    and "alice/") are one student's, or a typo: each becomes an error row
+    naming the others, never two rows that look like one student."""
+    by_key = {}
+    for sub in subs:
+        by_key.setdefault(id_key(sub.id), []).append(sub)
+    for group in by_key.values():
+        if len(group) < 2:
+            continue
+        for sub in group:
+            others = ", ".join(o.name for o in group if o is not sub)
+            why = (f"its id looks like that of {others} (ids that differ only in case or "
+                   "spaces are one student's): rename or remove all but one of them")
+            sub.error = why + (f"; {sub.error}" if sub.error else "")
 
 
 # ------------------------------------------------------------- unpacking
@@ -423,6 +443,22 @@ def find_course_root(unpacked):
         if os.path.isdir(os.path.join(c, "labs")):
             return c
     return unpacked
+
+
+def too_large_lab_files(too_large, lab_files, taken):
+    """The files of `lab_files` the submission held but unpack() skipped
+    for their size (`too_large`, paths from the submission's top), as the
+    whitelist names them: such a lab is "too large", not "not submitted".
+    The lab may sit up to two folders down (find_course_root); a file also
+    taken from the course root found is not one."""
+    found = []
+    for path in too_large:
+        parts = path.split("/")
+        for drop in range(3):
+            rel = "/".join(parts[drop:])
+            if rel in lab_files and rel not in taken and rel not in found:
+                found.append(rel)
+    return sorted(found)
 
 
 def select(unpacked, allowed):

@@ -3,6 +3,7 @@ import json
 import os
 import sys
 import tempfile
+import unicodedata
 
 _said = set()
 
@@ -18,6 +19,21 @@ def say_once(key, message):
     if key not in _said:
         _said.add(key)
         say(message)
+
+
+def nfc(sid):
+    """An id as the batch compares it: Unicode NFC. macOS zip tools write
+    names in NFD ("e" + a combining accent), rosters and LMSs in NFC: the
+    same student either way."""
+    return unicodedata.normalize("NFC", sid)
+
+
+def id_key(sid):
+    """What makes two ids look alike: NFC, case folded, outer spaces
+    stripped. Two ids with one key are never two students' rows (one
+    student with a renamed entry, or a typo): the batch makes them an
+    error for the instructor to settle."""
+    return nfc(nfc(sid).casefold()).strip()
 
 
 def write_atomic(path, data):

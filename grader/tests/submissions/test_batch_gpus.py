@@ -177,7 +177,7 @@ class NoDeviceOnAGpuWorkerTest(unittest.TestCase):
 
     def built(self, folder):
         return types.SimpleNamespace(lab=types.SimpleNamespace(name="lab1"), lab_out=folder,
-                                     symbol_findings=[], start=0.0)
+                                     symbol_findings=[], start=0.0, files_hash=None)
 
     def test_rerun_passes(self):
         b, runs = self.fake(True, ["no_gpu", "pass"])

@@ -4,6 +4,7 @@ entries of the submissions folder become which rows (formats, links,
 dot-entries, names that are no id), archives damaged anywhere (fuzzed:
 only Rejected may come out), paths inside archives, files too large for a
 lab, and a review that stays linear on hostile code. ctest: batch.inputs."""
+import csv
 import gzip
 import hashlib
 import io
@@ -14,11 +15,13 @@ import sys
 import tarfile
 import tempfile
 import time
+import types
 import unittest
+import unittest.mock
 import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import review, submissions  # noqa: E402
+from batch import batch, cli, outputs, records, review, submissions  # noqa: E402
 
 LAB_FILE = "labs/lab1_indexing/indexing.cu"
 TAR_MODES = {"tar": "w", "tar.gz": "w:gz", "tar.bz2": "w:bz2", "tar.xz": "w:xz"}
@@ -167,11 +170,201 @@ class DiscoverTest(unittest.TestCase):
         self.assertIn("two entries for this id (a and a.zip)", subs["a"].error)
         self.assertIn("3 entries for this id (b.ZIP, b.tgz and b.zip)", subs["b"].error)
 
+    def test_nfd_names_are_nfc_ids(self):
+        """A macOS zip tool writes "e" + U+0301; the roster has U+00E9."""
+        touch(os.path.join(self.dir, "Ame\u0301lie.zip"))
+        os.mkdir(os.path.join(self.dir, "Zoe\u0308"))
+        subs, _ = self.by_id()
+        self.assertEqual(sorted(subs), ["Am\u00e9lie", "Zo\u00eb"])
+        sub = subs["Am\u00e9lie"]
+        self.assertIsNone(sub.error)
+        self.assertTrue(os.path.exists(sub.path), "the entry is opened by its own name")
+        self.assertEqual(subs["Zo\u00eb"].kind, "folder")
+
+    def test_nfd_and_nfc_entries_are_one_id_with_an_error(self):
+        touch(os.path.join(self.dir, "Ame\u0301lie.zip"))
+        touch(os.path.join(self.dir, "Am\u00e9lie.zip"))
+        subs, _ = self.by_id()
+        self.assertEqual(list(subs), ["Am\u00e9lie"])
+        self.assertIn("two entries for this id", subs["Am\u00e9lie"].error)
+
+    def test_look_alike_ids_are_each_an_error(self):
+        touch(os.path.join(self.dir, "Alice.zip"))
+        os.mkdir(os.path.join(self.dir, "alice"))
+        os.mkdir(os.path.join(self.dir, "alice "))
+        touch(os.path.join(self.dir, "BOB.rar"))
+        touch(os.path.join(self.dir, "bob.tgz"))
+        touch(os.path.join(self.dir, "carol.zip"))
+        touch(os.path.join(self.dir, "STRASSE.zip"))
+        touch(os.path.join(self.dir, "stra\u00dfe.zip"))  # casefold: ss
+        subs, _ = self.by_id()
+        self.assertEqual(sorted(subs), ["Alice", "BOB", "STRASSE", "alice", "alice ", "bob",
+                                        "carol", "stra\u00dfe"])
+        self.assertIsNone(subs["carol"].error)
+        for sid, others in (("Alice", ["alice", "alice "]), ("alice", ["Alice.zip", "alice "]),
+                            ("alice ", ["Alice.zip", "alice"]), ("bob", ["BOB.rar"]),
+                            ("STRASSE", ["stra\u00dfe.zip"]), ("stra\u00dfe", ["STRASSE.zip"])):
+            error = subs[sid].error
+            self.assertIn("looks like that of", error, sid)
+            for other in others:
+                self.assertIn(other, error, sid)
+            with self.assertRaises(submissions.Rejected):
+                submissions.unpack(subs[sid], os.path.join(self.dir, "..", "never"))
+        # its own problem is still said
+        self.assertIn("unsupported format", subs["BOB"].error)
+
     def test_bytes_folder_and_empty(self):
         self.assertEqual(submissions.discover(self.dir), ([], []))
         touch(os.path.join(self.dir, "s.zip"))
         subs, _ = submissions.discover(os.fsencode(self.dir))
         self.assertEqual([s.id for s in subs], ["s"])
+
+
+class RosterTest(unittest.TestCase):
+    """The roster: a CSV with a header row, its id column named; read and
+    checked once, before grading; nothing guessed."""
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def roster(self, text, column="id", name="roster.csv"):
+        path = os.path.join(self.dir, name)
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return outputs.read_roster(path, column)
+
+    def refused(self, text, *words, column="id"):
+        with self.assertRaises(outputs.RosterError) as cm:
+            self.roster(text, column)
+        message = str(cm.exception)
+        self.assertIn(os.path.join(self.dir, "roster.csv"), message)
+        for word in words:
+            self.assertIn(word, message)
+        return message
+
+    def test_blank_lines_are_skipped(self):
+        self.assertEqual(self.roster("\n\nid,name\n\nalice,A\n , \n bob ,B\n\n"),
+                         ["alice", "bob"])
+
+    def test_column_by_name_any_case(self):
+        text = "Name, Student ID ,Email\nAnn,s1,a@x\nBen,s2,b@x\n"
+        self.assertEqual(self.roster(text, "student id"), ["s1", "s2"])
+        self.assertEqual(self.roster("ID\nx1\n"), ["x1"])
+        self.assertEqual(self.roster("\ufeffid\nx1\n"), ["x1"])  # Excel's BOM
+
+    def test_no_guessing_the_header(self):
+        # A headerless roster: its first id is no column name.
+        message = self.refused("alice.b\nbob\n", "line 1", "no column 'id'", "'alice.b'",
+                               "--roster-column")
+        self.assertNotIn("bob", message)
+        self.refused("Email,Name\na@x,Ann\n", "no column 'id'", "'Email', 'Name'")
+        self.assertEqual(self.roster("Email,Name\na@x,Ann\n", "email"), ["a@x"])
+        self.refused("id,ID\na,b\n", "2 columns named 'id'")
+
+    def test_ids_are_nfc(self):
+        self.assertEqual(self.roster("id\nAme\u0301lie\n"), ["Am\u00e9lie"])
+
+    def test_formula_cells_are_refused(self):
+        for bad in ("=HYPERLINK(\"x\")", " +1", "-2", "@SUM(A1)"):
+            self.refused("id,name\nalice,A\n%s,B\n" % bad, "line 3", "formula")
+
+    def test_look_alike_ids_name_both_lines(self):
+        for first, second in (("alice", "Alice"), ("alice", "alice "),
+                              ("Am\u00e9lie", "Ame\u0301lie"), ("bob", "bob")):
+            self.refused("id\n%s\ncarol\n\n%s\n" % (first, second), "line 5", "line 2")
+
+    def test_nothing_to_read(self):
+        self.refused("", "empty")
+        self.refused("\n \n", "empty")
+        self.refused("id,name\n\n", "no student ids")
+        self.refused("id,name\nalice,A\n,Ben\n", "line 3", "no id")
+        path = os.path.join(self.dir, "roster.csv")
+        touch(path, b"id\nal\xe9\n")  # Latin-1
+        with self.assertRaises(outputs.RosterError) as cm:
+            outputs.read_roster(path)
+        self.assertIn("UTF-8", str(cm.exception))
+        with self.assertRaises(outputs.RosterError):
+            outputs.read_roster(os.path.join(self.dir, "absent.csv"))
+
+    def test_a_bad_roster_stops_the_batch_before_anything(self):
+        path = os.path.join(self.dir, "roster.csv")
+        touch(path, b"\nid\nalice\nALICE\n")
+        b = batch.Batch.__new__(batch.Batch)
+        b.args = types.SimpleNamespace(roster=path, roster_column="id")
+        b.prepare = lambda: self.fail("the course was prepared for a roster that is refused")
+        with self.assertRaises(SystemExit) as cm:
+            b.run()
+        self.assertIn("stopped before grading", str(cm.exception))
+        self.assertIn(path + " line 4", str(cm.exception))
+
+    def test_the_roster_is_read_once(self):
+        path = os.path.join(self.dir, "roster.csv")
+        touch(path, b"id\nalice\nbob\n")
+        b = batch.Batch.__new__(batch.Batch)
+        b.args = types.SimpleNamespace(roster=path, roster_column="id")
+        b.roster = b.load_roster()
+        touch(path, b"\n")  # changed or broken mid-run: the batch has its ids
+        b.out = os.path.join(self.dir, "out")
+        b.labs_info = [records.LabInfo("lab1", "Lab 1", 5, 0)]
+        b.every_id = []
+        b.write_outputs(pictures=False)
+        with open(os.path.join(b.out, "gradebook.csv"), encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([(r["id"], r["grading_status"]) for r in rows[1:]],
+                         [("alice", "not submitted"), ("bob", "not submitted")])
+
+
+class RosterRowsTest(unittest.TestCase):
+    """A submission and the roster: one row per student, whatever the
+    Unicode form; a look-alike is an error row, never two rows."""
+    def rows(self, submitted, roster):
+        students = {sid: records.StudentRecord(id=sid, state="graded", entry=sid + ".zip")
+                    for sid in submitted}
+        got = outputs.with_roster(students, roster)
+        return {sid: outputs.status_text(rec, []) for sid, rec in got.items()}
+
+    def test_rows(self):
+        self.assertEqual(self.rows(["alice", "zed"], ["alice", "bob"]),
+                         {"alice": "ok", "bob": "not submitted", "zed": "not on the roster"})
+
+    def test_look_alike_is_one_error_row(self):
+        rows = self.rows(["alice", "bob "], ["Alice", "bob", "carol"])
+        self.assertEqual(sorted(rows), ["alice", "bob ", "carol"])
+        self.assertTrue(rows["alice"].startswith("error: "), rows)
+        self.assertIn("'Alice'", rows["alice"])
+        self.assertIn("'bob'", rows["bob "])
+        self.assertEqual(rows["carol"], "not submitted")
+
+    def test_nfd_submission_meets_nfc_roster(self):
+        """discover gives NFC ids: one row, graded, on the roster."""
+        with tempfile.TemporaryDirectory() as d:
+            touch(os.path.join(d, "Ame\u0301lie.zip"))
+            subs, _ = submissions.discover(d)
+            rows = self.rows([s.id for s in subs], ["Am\u00e9lie"])
+        self.assertEqual(rows, {"Am\u00e9lie": "ok"})
+
+
+class FoldersApartTest(unittest.TestCase):
+    """OUT inside the submissions would be a student on the next run."""
+    def test_refused_before_the_batch(self):
+        with tempfile.TemporaryDirectory() as d:
+            subs = os.path.join(d, "subs")
+            os.makedirs(os.path.join(subs, "alice"))
+            os.symlink(subs, os.path.join(d, "link"))
+            refused = [subs, os.path.join(subs, "graded"), os.path.join(subs, "alice", "x"),
+                       os.path.join(d, "link", "graded"), os.path.join(subs, "..", "subs"), d]
+            for out in refused:
+                self.assertIsNotNone(cli.folders_overlap(subs, out), out)
+                with unittest.mock.patch.object(batch, "Batch",
+                                                side_effect=AssertionError("graded")), \
+                        unittest.mock.patch("sys.stderr", io.StringIO()) as err:
+                    self.assertEqual(cli.main([subs, "-o", out]), 2, out)
+                self.assertIn("folder", err.getvalue())
+                self.assertFalse(os.path.exists(os.path.join(subs, "graded")))
+            for out in (os.path.join(d, "out"), os.path.join(d, "subs2"), os.path.join(d, "sub")):
+                self.assertIsNone(cli.folders_overlap(subs, out), out)
 
 
 class DamagedArchiveFuzzTest(unittest.TestCase):
@@ -290,6 +483,29 @@ class LargeFileTest(unittest.TestCase):
                 self.assertEqual(sub.too_large, ["data/big.bin"], kind)
                 self.assertFalse(os.path.exists(os.path.join(out, "data", "big.bin")), kind)
                 self.assertTrue(os.path.isfile(os.path.join(out, LAB_FILE)), kind)
+
+    def test_a_lab_file_over_the_limit_is_too_large_not_missing(self):
+        big = b"// x\n" * ((submissions.MAX_FILE_BYTES >> 2) + 10)
+        other = "labs/lab2_matmul/matmul.cu"
+        with tempfile.TemporaryDirectory() as d:
+            for top in ("", "cuda-labs-main/", "a/b/"):
+                path = os.path.join(d, "s.zip")
+                make_archive(path, "zip", {top + LAB_FILE: big, top + other: b"int y;\n",
+                                           top + "notes/big.bin": big})
+                sub = submissions.Submission("s", path, "zip")
+                out = submissions.unpack(sub, os.path.join(d, "out" + top.replace("/", "_")))
+                taken, _ = submissions.select(out, {LAB_FILE, other})
+                self.assertEqual(list(taken), [other], top)
+                self.assertEqual(submissions.too_large_lab_files(sub.too_large, [LAB_FILE],
+                                                                 taken), [LAB_FILE], top)
+                self.assertEqual(submissions.too_large_lab_files(sub.too_large, [other], taken),
+                                 [], top)
+        # A lab file the course root holds is taken: a big copy elsewhere is no matter.
+        self.assertEqual(submissions.too_large_lab_files(
+            ["old/" + LAB_FILE], [LAB_FILE], {LAB_FILE: "/x"}), [])
+        # Deeper than find_course_root looks: not this lab's file.
+        self.assertEqual(submissions.too_large_lab_files(
+            ["a/b/c/" + LAB_FILE], [LAB_FILE], {}), [])
 
     def test_zip_header_lying_about_size(self):
         """The central directory says 100 bytes, the data holds 2 MiB: never

@@ -5,20 +5,26 @@ the rubric), the reaper (no process outlives its lab, setsid or not), the
 bookkeeping across runs (student.json composed from every lab.json; merge
 refuses an incomplete set of shards) and the CSV cells (no formula runs;
 ids exact for an LMS import). ctest: batch.trust."""
+import concurrent.futures as cf
 import csv
 import json
 import os
+import queue
+import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 import types
 import unittest
+import unittest.mock
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, outputs, records, runner, sandbox, score  # noqa: E402
-from batch.util import write_json_atomic  # noqa: E402
+from batch import batch, outputs, records, runner, sandbox, score, submissions  # noqa: E402
+from batch.labs import Lab  # noqa: E402
+from batch.util import read_json, write_json_atomic  # noqa: E402
 
 RUBRIC = {"title": "Lab 9", "tests": [
     {"name": "cpu_a", "group": "cpu", "points": 5, "bonus": False, "gate": None},
@@ -258,19 +264,38 @@ class BookkeepingTest(unittest.TestCase):
             b.labs = b.course.labs + [types.SimpleNamespace(name="lab3")]
             self.assertFalse(b.is_graded(sub), "a lab never graded makes the student not done")
 
-    def _shard(self, root, index, count, ids):
-        out = os.path.join(root, f"shard{index}")
+    def _shard(self, root, index, count, ids, graded=None, name=None, points=0):
+        """A shard's OUT as the batch leaves it: `graded` (default: all of
+        its students) with their lab.json and student.json, and the
+        completion marker when that is every one."""
+        out = os.path.join(root, name or f"shard{index}")
         b = fake_batch(out, ["lab1"])
         b.args = types.SimpleNamespace(shard=(index, count))
         write_json_atomic(outputs.labs_info_path(out), [{"name": "lab1", "possible": 5,
                                                          "bonus_possible": 0}])
         b.record_batch(ids)
         lab1 = score.score_lab("lab1", RUBRIC, {}, state="not_submitted", reason="x")
-        lab1.state = "graded"
-        for sid in ids[index::count]:
-            write_json_atomic(os.path.join(outputs.student_dir(out, sid), "student.json"),
+        lab1.state, lab1.score = "graded", points
+        mine = ids[index::count]
+        for sid in mine if graded is None else graded:
+            folder = outputs.student_dir(out, sid)
+            write_json_atomic(os.path.join(folder, "lab1", "lab.json"), lab1.to_json())
+            write_json_atomic(os.path.join(folder, "student.json"),
                               {"id": sid, "state": "graded", "labs": {"lab1": lab1.to_json()}})
+        with unittest.mock.patch.object(batch, "say"):  # "not complete": the test's point
+            b.mark_complete([types.SimpleNamespace(id=sid) for sid in mine])
         return out
+
+    @staticmethod
+    def _rows(folder):
+        with open(os.path.join(folder, "gradebook.csv"), encoding="utf-8") as f:
+            return {r["id"]: (r["lab1"], r["grading_status"]) for r in csv.DictReader(f)
+                    if r["id"] != "points-possible"}
+
+    def _refused(self, *args, **kw):
+        with self.assertRaises(SystemExit) as e:
+            outputs.merge(*args, **kw)
+        return str(e.exception)
 
     def test_merge_refuses_an_incomplete_set_of_shards(self):
         with tempfile.TemporaryDirectory() as root:
@@ -278,16 +303,305 @@ class BookkeepingTest(unittest.TestCase):
             outs = [self._shard(root, i, 2, ids) for i in range(2)]
             students, _ = outputs.merge(outs, os.path.join(root, "all"))
             self.assertEqual(sorted(students), ids)
-            with self.assertRaises(SystemExit) as e:
-                outputs.merge(outs[:1], os.path.join(root, "part"))
-            self.assertIn("1/2", str(e.exception))
+            self.assertIn("1/2", self._refused(outs[:1], os.path.join(root, "part")))
             students, _ = outputs.merge(outs[:1], os.path.join(root, "part"),
                                         roster=["a", "b", "c", "d", "e"], accept_incomplete=True)
-            with open(os.path.join(root, "part", "gradebook.csv")) as f:
-                rows = {r["id"]: r["grading_status"] for r in csv.DictReader(f)}
-            self.assertIn("shard", rows["b"])
-            self.assertEqual(rows["e"], "not submitted")
-            self.assertEqual(rows["a"], "ok")
+            rows = self._rows(os.path.join(root, "part"))
+            self.assertEqual(rows["b"][1], "not graded: its shard's output was not merged")
+            self.assertEqual(rows["e"][1], "not submitted")
+            self.assertEqual(rows["a"][1], "ok")
+            self.assertEqual(sorted(students), ["a", "b", "c", "d", "e"])
+
+    def test_the_marker_is_written_only_when_the_shard_is_graded(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            done = self._shard(root, 0, 2, ids)
+            marker = read_json(outputs.complete_path(done))
+            self.assertEqual(marker["shard"], [0, 2])
+            self.assertEqual(marker["submissions"], read_json(os.path.join(done, "batch.json"))
+                             ["submissions"])
+            part = self._shard(root, 1, 2, ids, graded=["b"])  # killed before d
+            self.assertFalse(os.path.exists(outputs.complete_path(part)))
+            # A run starting removes it: in progress, it is not complete.
+            b = fake_batch(done, ["lab1"])
+            b.args = types.SimpleNamespace(cuda_arch="80", course=None, course_cache=None)
+            b.jobs = 1
+            with unittest.mock.patch.object(batch.course_mod, "prepare",
+                                            side_effect=RuntimeError("killed")):
+                with self.assertRaises(RuntimeError):
+                    b.prepare()
+            b.lock.close()
+            self.assertFalse(os.path.exists(outputs.complete_path(done)))
+
+    def test_merge_refuses_a_shard_that_did_not_finish(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            outs = [self._shard(root, 0, 2, ids), self._shard(root, 1, 2, ids, graded=["b"])]
+            message = self._refused(outs, os.path.join(root, "all"))
+            self.assertIn("shard 1/2 (%s) did not finish" % outs[1], message)
+            self.assertIn("--accept-incomplete", message)
+            outputs.merge(outs, os.path.join(root, "all"), accept_incomplete=True)
+            rows = self._rows(os.path.join(root, "all"))
+            self.assertEqual(rows["d"], ("0", "not graded: its shard's grading did not finish"))
+            self.assertEqual(rows["b"][1], "ok")
+            # A marker of another submission list counts for nothing.
+            write_json_atomic(outputs.complete_path(outs[1]),
+                              {"shard": [1, 2], "submissions": "other"})
+            self.assertIn("did not finish", self._refused(outs, os.path.join(root, "x")))
+
+    def test_merge_checks_each_output(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            outs = [self._shard(root, i, 2, ids) for i in range(2)]
+            dest = os.path.join(root, "all")
+            batch_json = os.path.join(outs[1], "batch.json")
+            good = read_json(batch_json)
+            for damaged in ("{not json", json.dumps({"shard": [0, 2]}),
+                            json.dumps(dict(good, shard=[3, 2])), json.dumps([1])):
+                with open(batch_json, "w") as f:
+                    f.write(damaged)
+                self.assertIn(outs[1], self._refused(outs, dest))
+            os.unlink(batch_json)
+            self.assertIn(outs[1] + " has no batch.json", self._refused(outs, dest))
+            write_json_atomic(batch_json, good)
+            student = os.path.join(outputs.student_dir(outs[1], "b"), "student.json")
+            with open(student, "w") as f:
+                f.write('{"id": "b", "state": "gra')
+            self.assertIn("%s: students/b/student.json" % outs[1], self._refused(outs, dest))
+            write_json_atomic(student, {"id": "x", "state": "graded"})
+            self.assertIn("students/b/student.json", self._refused(outs, dest))
+            write_json_atomic(student, {"id": "b", "state": "graded"})
+            os.unlink(outputs.labs_info_path(outs[0]))
+            self.assertIn(outs[0] + " has no usable labs.json", self._refused(outs, dest))
+
+    def test_a_student_in_two_outputs_needs_replace(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            outs = [self._shard(root, i, 2, ids) for i in range(2)]
+            again = self._shard(root, 1, 2, ids, name="shard1-again", points=5)
+            dest = os.path.join(root, "all")
+            message = self._refused(outs + [again], dest)
+            self.assertIn("2 students are in two outputs", message)
+            self.assertIn("b in %s and %s" % (outs[1], again), message)
+            self.assertIn("--replace", message)
+            outputs.merge(outs + [again], dest, replace=[again])
+            rows = self._rows(dest)
+            self.assertEqual((rows["a"][0], rows["b"][0], rows["d"][0]), ("0", "5", "5"))
+            outputs.merge([again] + outs, dest, replace=[os.path.join(root, ".", "shard1")])
+            self.assertEqual(self._rows(dest)["b"][0], "0")
+            self.assertIn("not one of the outputs",
+                          self._refused(outs, dest, replace=[os.path.join(root, "elsewhere")]))
+
+    def test_merge_from_the_command_line(self):
+        from batch import cli
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b"]
+            out = self._shard(root, 0, 1, ids)
+            roster = os.path.join(root, "roster.csv")
+            with open(roster, "w") as f:
+                f.write("Name,SID\nAnn,a\nCid,c\n")
+            dest = os.path.join(root, "all")
+            with unittest.mock.patch("builtins.print"):
+                cli.main(["merge", out, "-o", dest, "--roster", roster, "--roster-column", "sid",
+                          "--no-report"])
+            self.assertEqual(self._rows(dest)["c"][1], "not submitted")
+            self.assertEqual(self._rows(dest)["b"][1], "not on the roster")
+            with self.assertRaises(SystemExit) as e:
+                cli.main(["merge", out, "-o", dest, "--roster", roster, "--no-report"])
+            self.assertIn("merge: roster %s line 1: no column 'id'" % roster, str(e.exception))
+
+    def test_students_no_longer_submitted_leave_the_gradebook(self):
+        with tempfile.TemporaryDirectory() as root:
+            out = self._shard(root, 0, 1, ["Alice", "bob"])
+            b = fake_batch(out, ["lab1"])
+            b.args = types.SimpleNamespace(shard=None)
+            b.record_batch(["alice", "bob"])  # "Alice.zip" renamed "alice.zip"
+            b.roster, b.labs_info = None, [records.LabInfo("lab1", "Lab 1", 5, 0)]
+            with unittest.mock.patch.object(batch, "say_once") as said:
+                b.write_outputs(pictures=False)
+            self.assertEqual(sorted(self._rows(out)), ["bob"])
+            self.assertIn("Alice", said.call_args[0][1])
+
+
+LAB1 = "labs/lab1_indexing/indexing.cu"
+LAB2 = "labs/lab2_matmul/matmul.cu"
+
+
+class RegradeTest(unittest.TestCase):
+    """A rerun grades again what changed (the student's lab files, or the
+    course), says so, and keeps the rest as it is; a lab file too large to
+    unpack is "too large". The build is faked: every build "fails", so a
+    lab's record says what it graded without a compiler."""
+    def setUp(self):
+        self.root = tempfile.mkdtemp()
+        self.subs = os.path.join(self.root, "subs")
+        self.course = os.path.join(self.root, "course")
+        for rel in (LAB1, LAB2):  # the skeleton
+            self.write(os.path.join(self.course, rel), b"// skeleton\n")
+        self.builds = []
+        self.said = []
+        fake_build = unittest.mock.patch.object(batch.build, "build_lab", self.fake_build)
+        fake_say = unittest.mock.patch.object(batch, "say", self.said.append)
+        for p in (fake_build, fake_say):
+            p.start()
+            self.addCleanup(p.stop)
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
+
+    @staticmethod
+    def write(path, data):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+
+    def fake_build(self, recipe, staged, work, box, readonly, log_path, limits):
+        self.builds.append(recipe["lab"])
+        with open(log_path, "w") as f:
+            f.write("error: nothing builds here\n")
+        return types.SimpleNamespace(exe=None, message="exit status 1", symbol_findings=[])
+
+    def batch(self, out="out", fingerprint="f1", force=False):
+        b = batch.Batch.__new__(batch.Batch)
+        b.out = os.path.join(self.root, out)
+        b.args = types.SimpleNamespace(force=force)
+        labs = [Lab(1, "lab1_indexing", [LAB1]), Lab(2, "lab2_matmul", [LAB2])]
+        b.course = types.SimpleNamespace(
+            labs=labs, src=self.course, curves={}, fingerprint=fingerprint, cache=self.course,
+            rubrics={l.name: RUBRIC for l in labs}, recipes={l.name: {"lab": l.name} for l in labs})
+        b.labs = labs
+        b.sandbox = sandbox.Sandbox(False)
+        b.pool, b.graders_as = None, "batch user"
+        b.student_slots = queue.Queue()
+        b.student_slots.put(0)
+        b.calibrated = types.SimpleNamespace(curves=lambda curve, calibration: curve)
+        b.build_slots = threading.Semaphore(1)
+        b.pid = os.getpid()
+        b.private = os.path.join(b.out, ".work", "private")
+        os.makedirs(b.private, exist_ok=True)
+        return b
+
+    def hand_in(self, sid, files):
+        folder = os.path.join(self.subs, sid)
+        shutil.rmtree(folder, ignore_errors=True)
+        for rel, data in files.items():
+            if data == "big":
+                self.write(os.path.join(folder, rel), b"")
+                os.truncate(os.path.join(folder, rel), submissions.MAX_FILE_BYTES + 1)
+            else:
+                self.write(os.path.join(folder, rel), data)
+        return submissions.Submission(sid, folder, "folder")
+
+    def grade(self, b, sub):
+        with cf.ThreadPoolExecutor(2) as pool:
+            return b.grade_student(sub, pool)
+
+    def record(self, b, sid, lab=None):
+        folder = outputs.student_dir(b.out, sid)
+        return read_json(os.path.join(folder, lab, "lab.json") if lab else
+                         os.path.join(folder, "student.json"))
+
+    def test_an_unchanged_submission_is_kept_as_it_is(self):
+        b = self.batch()
+        sub = self.hand_in("s1", {LAB1: b"int a;\n"})
+        first = self.grade(b, sub)
+        self.assertEqual(first.labs["lab1"].state, "build_failed")
+        self.assertEqual(first.labs["lab2"].state, "not_submitted")
+        self.assertEqual(self.builds, ["lab1"])
+        lab1 = self.record(b, "s1", "lab1")
+        self.assertEqual((lab1["course"], len(lab1["files_hash"])), ("f1", 64))
+        student = self.record(b, "s1")
+        again = self.grade(self.batch(), self.hand_in("s1", {LAB1: b"int a;\n"}))
+        self.assertEqual(self.builds, ["lab1"], "nothing built again")
+        self.assertEqual(self.record(b, "s1"), student, "student.json as it was")
+        self.assertEqual(again.to_json(), student)
+        self.assertEqual(self.said, [])
+
+    def test_a_changed_file_is_graded_again_and_said(self):
+        b = self.batch()
+        self.grade(b, self.hand_in("s1", {LAB1: b"int a;\n"}))
+        self.grade(b, self.hand_in("s1", {LAB1: b"int b;\n"}))
+        self.assertEqual(self.builds, ["lab1", "lab1"])
+        self.assertEqual(self.said, ["s1: grading again: lab1 (the submission changed)"])
+        # A lab handed in late: not submitted before, now its file is there.
+        self.grade(b, self.hand_in("s1", {LAB1: b"int b;\n", LAB2: b"int c;\n"}))
+        self.assertEqual(self.builds, ["lab1", "lab1", "lab2"])
+        self.assertEqual(self.said[-1], "s1: grading again: lab2 (the submission changed)")
+        self.assertEqual(self.record(b, "s1")["labs"]["lab2"]["state"], "build_failed")
+        # A file renamed or removed changes the hash too.
+        self.grade(b, self.hand_in("s1", {LAB2: b"int c;\n"}))
+        self.assertEqual(self.record(b, "s1")["labs"]["lab1"]["state"], "not_submitted")
+
+    def test_a_changed_course_grades_every_lab_again(self):
+        self.grade(self.batch(), self.hand_in("s1", {LAB1: b"int a;\n"}))
+        b = self.batch(fingerprint="f2")
+        rec = self.grade(b, self.hand_in("s1", {LAB1: b"int a;\n"}))
+        self.assertEqual(self.builds, ["lab1", "lab1"])
+        self.assertEqual(self.said, ["s1: grading again: lab1 (the course changed), "
+                                     "lab2 (the course changed)"])
+        self.assertEqual({r.course for r in rec.labs.values()}, {"f2"})
+
+    def test_a_record_without_a_hash_is_graded_again(self):
+        b = self.batch()
+        self.grade(b, self.hand_in("s1", {LAB1: b"int a;\n"}))
+        path = os.path.join(outputs.student_dir(b.out, "s1"), "lab1", "lab.json")
+        old = read_json(path)
+        del old["files_hash"], old["course"]  # as an older batch wrote it
+        write_json_atomic(path, old)
+        self.grade(b, self.hand_in("s1", {LAB1: b"int a;\n"}))
+        self.assertEqual(self.builds, ["lab1", "lab1"])
+        self.assertIn("lab1 (its record does not say which files it graded)", self.said[0])
+
+    def test_killed_and_resumed_is_the_uninterrupted_run(self):
+        files = {LAB1: b"int a;\n", LAB2: b"int c;\n"}
+        whole = self.batch("whole")
+        self.grade(whole, self.hand_in("s1", files))
+        killed = self.batch("killed")
+        sub = self.hand_in("s1", files)
+        killed.build_lab(sub, killed.labs[0], {LAB1: os.path.join(sub.path, LAB1)},
+                         os.path.join(killed.out, ".work", "x"))  # then killed: no student.json
+        self.builds.clear()
+        resumed = self.grade(killed, sub)
+        self.assertEqual(self.builds, ["lab2"], "only the lab not done")
+        self.assertEqual(self.said, [])
+        strip = lambda rec: {k: v for k, v in rec.items() if k != "seconds"}  # noqa: E731
+        self.assertEqual({n: strip(r.to_json()) for n, r in resumed.labs.items()},
+                         {n: strip(r) for n, r in self.record(whole, "s1")["labs"].items()})
+
+    def test_force_grades_again_without_a_line(self):
+        self.grade(self.batch(), self.hand_in("s1", {LAB1: b"int a;\n"}))
+        self.grade(self.batch(force=True), self.hand_in("s1", {LAB1: b"int a;\n"}))
+        self.assertEqual(self.builds, ["lab1", "lab1"])
+        self.assertEqual(self.said, [])
+
+    def test_a_file_too_large_is_said_not_missing(self):
+        b = self.batch()
+        rec = self.grade(b, self.hand_in("s1", {LAB1: "big", LAB2: b"int c;\n"}))
+        lab1 = rec.labs["lab1"]
+        self.assertEqual((lab1.state, lab1.score), ("too_large", 0))
+        self.assertIn(LAB1 + " is over 1024 KiB", lab1.reason)
+        self.assertEqual(self.builds, ["lab2"], "a lab too large is not built")
+        status = outputs.status_text(rec, ["lab1", "lab2"])
+        self.assertIn("too large: lab1", status)
+        self.assertNotIn("not submitted", status)
+        with open(os.path.join(outputs.student_dir(b.out, "s1"), "lab1", "results.json")) as f:
+            self.assertIn("is over 1024 KiB", json.load(f)["output"])
+        # Made small again: graded again.
+        self.grade(b, self.hand_in("s1", {LAB1: b"int a;\n", LAB2: b"int c;\n"}))
+        self.assertEqual(self.said, ["s1: grading again: lab1 (the submission changed)"])
+
+    def test_an_error_row_is_not_written_again_unchanged(self):
+        b = self.batch()
+        sub = self.hand_in("s1", {LAB1: b"int a;\n"})
+        sub.error = "its id looks like that of S1.zip"
+        first = self.grade(b, sub)
+        self.assertEqual(first.state, "error")
+        path = os.path.join(outputs.student_dir(b.out, "s1"), "student.json")
+        os.utime(path, (1, 1))
+        self.grade(b, sub)
+        self.assertEqual(os.stat(path).st_mtime, 1)
+        sub.error = None  # the other entry renamed: graded now
+        self.assertEqual(self.grade(b, sub).state, "graded")
 
 
 class SandboxArgsTest(unittest.TestCase):
