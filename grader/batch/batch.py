@@ -41,7 +41,7 @@ import traceback
 from dataclasses import dataclass
 from typing import List, Optional
 
-from . import build, course as course_mod, gradescope, outputs, report, review, runner
+from . import build, cgroups, course as course_mod, gradescope, outputs, report, review, runner
 from . import gpus as gpus_mod, sandbox as sandbox_mod, score, slots, submissions, tasks, uids
 from .calibrated_curves import CalibratedCurves, CalibrationUnusable
 from .labs import Lab
@@ -194,6 +194,9 @@ class Batch:
         if self.args.max_processes and self.graders_as == "root":
             say_once("nproc", "graders run as root: no limit on the processes they start "
                               "(a fork bomb is stopped only by the time limit)")
+        # The kernel's limits on each lab's processes together, where the
+        # machine lets the batch make cgroup v2 groups (reaper.py otherwise).
+        self.cgroups = cgroups.make_or_none() if os.geteuid() == 0 else None
         if not self.sandbox.enabled:
             say_once("sandbox", "grading WITHOUT a sandbox (--no-sandbox): grading_status says "
                                 "\"unsandboxed\"")
@@ -450,8 +453,10 @@ class Batch:
             if gpu is not None:
                 with open(run_log, "ab") as log:  # the run log names the GPU that graded it
                     log.write(f"== graded on {gpu.describe()}\n".encode())
+            group = self.cgroups.new(self.args.mem_limit_gb * 2**30,
+                                     2 * self.args.max_processes + 256) if self.cgroups else None
             try:
-                res = runner.run(wrapped, run_log, cwd=work, env=env,
+                res = runner.run(wrapped, run_log, cwd=work, env=env, cgroup=group,
                                  timeout=self.args.lab_timeout, cap=self.args.output_cap,
                                  memory_bytes=int(self.args.mem_limit_gb * 2**30),
                                  tree_memory=int(self.args.mem_limit_gb * 2**30),
@@ -463,6 +468,8 @@ class Batch:
                 text = read_text(run_log)
             finally:
                 _unlink(run_log)
+                if group:
+                    self.cgroups.remove(group)
             return res, os.pread(fd, score.RESULTS_MAX_BYTES + 1, 0), text
 
     @staticmethod

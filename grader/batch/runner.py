@@ -12,6 +12,8 @@ import threading
 import time
 from dataclasses import dataclass
 
+from . import cgroups
+
 PR_SET_PDEATHSIG = 1
 REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
 REAPER_GRACE_S = 5  # for the reaper to kill what is under it before we kill it
@@ -40,15 +42,18 @@ class Result:
         return f"exit status {self.rc}"
 
 
-def _limits(memory_bytes, max_file_bytes, max_tasks, niceness=0, confine=None):
+def _limits(memory_bytes, max_file_bytes, max_tasks, niceness=0, confine=None, join=None):
     """Runs in the child before exec: its own process group, killed when the
     batch dies, and resource limits. The memory limit is RLIMIT_DATA, not
     RLIMIT_AS: CUDA reserves a huge virtual address range at start-up, so
     any RLIMIT_AS small enough to matter stops CUDA from starting at all.
     max_tasks is an RLIMIT_NPROC (tasks.py: what it counts, and why root
     needs a sandbox for it). `niceness` lowers its CPU priority (os.nice);
-    `confine`: a keyrings.Confinement, applied first."""
+    `join`: enters the lab's cgroup (cgroups.py), first; `confine`: a
+    keyrings.Confinement, applied next."""
     def apply():
+        if join is not None:
+            join()
         if confine is not None:
             confine.apply()
         try:
@@ -76,7 +81,7 @@ def _kill_group(pid):
 
 def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
         memory_bytes=0, max_file_bytes=0, max_tasks=0, pass_fds=(), reap=False, niceness=0,
-        confine=None, tree_memory=0):
+        confine=None, tree_memory=0, cgroup=None):
     """Runs argv with stdout+stderr to log_path (appended; at most `cap`
     bytes of it, the rest counted and dropped); `pass_fds`: descriptors the
     command inherits (the grader's results channel); `reap`: under the
@@ -85,7 +90,9 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
     `niceness`: a lower CPU priority (builds, beside the graders);
     `confine`: what the sandbox applies before exec (Sandbox.confinement);
     `tree_memory`: the reaper's limit on the memory of all its processes
-    together (reaper.py), where memory_bytes binds each one alone.
+    together (reaper.py), where memory_bytes binds each one alone;
+    `cgroup`: a cgroups.LabGroups group the command runs in (the kernel's
+    own limits on all of its processes; over_memory when it killed one).
     Returns a Result."""
     start = time.monotonic()
     if reap:
@@ -98,7 +105,9 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     start_new_session=True, pass_fds=pass_fds,
                                     preexec_fn=_limits(memory_bytes, max_file_bytes, max_tasks,
-                                                       niceness, confine))
+                                                       niceness, confine,
+                                                       cgroups.LabGroups.joiner(cgroup)
+                                                       if cgroup else None))
         except OSError as e:
             log.write(f"cannot start {argv[0]}: {e}\n".encode())
             return Result(127, False, 0.0, 0, 0)
@@ -139,6 +148,11 @@ def run(argv, log_path, cwd=None, env=None, timeout=600, cap=1 << 20,
             log.write(f"\n[... {counts['dropped']} more bytes of output dropped (cap {cap} "
                       "bytes) ...]\n".encode())
         rc = proc.returncode
+        if cgroup and cgroups.LabGroups.over_memory(cgroup):
+            log.write(b"\n[the lab's processes together reached its memory limit: the kernel "
+                      b"killed one of them]\n")
+            return Result(rc, timed_out, time.monotonic() - start, counts["captured"],
+                          counts["dropped"], over_memory=True)
         if reap and rc == OVER_MEMORY:
             return Result(rc, False, time.monotonic() - start, counts["captured"],
                           counts["dropped"], over_memory=True)

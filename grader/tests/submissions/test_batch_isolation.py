@@ -14,7 +14,7 @@ import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, build, keyrings, outputs, records, runner, sandbox, score  # noqa: E402
+from batch import batch, build, cgroups, keyrings, outputs, records, runner, sandbox, score  # noqa: E402,E501
 from batch import tasks, uids  # noqa: E402
 
 PYTHON = "/usr/bin/python3"   # the sandbox shows only the system folders
@@ -251,6 +251,78 @@ class BuildFolderTest(unittest.TestCase):
                 "/usr/bin/truncate", "-s", "300K", os.path.join(d, "obj", "small.o")], d, [], d,
                 log, 30, limits)
             self.assertEqual(res.rc, 0)
+
+
+def fake_cgroup_tree(root, own="/", controllers="cpuset cpu io memory pids"):
+    """A cgroup v2 tree as files (the CI machine has cgroup v1 only), and
+    /proc/self/cgroup saying the batch is in `own`."""
+    os.makedirs(os.path.join(root, own.lstrip("/")), exist_ok=True)
+    with open(os.path.join(root, "cgroup.controllers"), "w") as f:
+        f.write(controllers + "\n")
+    self_cgroup = os.path.join(root, "self_cgroup")
+    with open(self_cgroup, "w") as f:
+        f.write(f"0::{own}\n")
+    return self_cgroup
+
+
+class CgroupTest(unittest.TestCase):
+    def read(self, *path):
+        with open(os.path.join(*path)) as f:
+            return f.read()
+
+    def test_a_group_per_lab_with_its_limits(self):
+        with tempfile.TemporaryDirectory() as root:
+            groups = cgroups.LabGroups.make(root=root, self_cgroup=fake_cgroup_tree(root), pid=42)
+            self.assertEqual(groups.top, os.path.join(root, "cuda-labs-42"))
+            for folder in (root, groups.top):
+                self.assertEqual(self.read(folder, "cgroup.subtree_control"), "+memory +pids")
+            lab = groups.new(1 << 30, 2304)
+            self.assertEqual(self.read(lab, "memory.max"), str(1 << 30))
+            self.assertEqual(self.read(lab, "memory.swap.max"), "0")
+            self.assertEqual(self.read(lab, "pids.max"), "2304")
+            self.assertNotEqual(groups.new(1, 1), lab)  # every run its own
+
+    def test_a_batch_inside_its_group_moves_into_a_leaf_first(self):
+        with tempfile.TemporaryDirectory() as root:
+            self_cgroup = fake_cgroup_tree(root, own="/job.scope")
+            real, calls = cgroups._write, []
+
+            def write(path, text):  # the kernel's EBUSY while job.scope holds the batch
+                calls.append(path)
+                if path.endswith("job.scope/cgroup.subtree_control") and len(calls) == 1:
+                    raise OSError(16, "Device or resource busy")
+                real(path, text)
+            cgroups._write = write
+            try:
+                groups = cgroups.LabGroups.make(root=root, self_cgroup=self_cgroup, pid=42)
+            finally:
+                cgroups._write = real
+            self.assertEqual(self.read(groups.top, "batch", "cgroup.procs"), "42")
+            self.assertEqual(self.read(root, "job.scope", "cgroup.subtree_control"),
+                             "+memory +pids")
+
+    def test_no_v2_or_no_controller_is_said(self):
+        with tempfile.TemporaryDirectory() as root:
+            v1 = os.path.join(root, "v1")
+            with open(v1, "w") as f:
+                f.write("4:memory:/x\n1:cpu:/\n")
+            with self.assertRaises(cgroups.Unusable):
+                cgroups.LabGroups.make(root=root, self_cgroup=v1)
+            with self.assertRaises(cgroups.Unusable):
+                cgroups.LabGroups.make(root=root, self_cgroup=fake_cgroup_tree(
+                    root, controllers="cpu io"))
+
+    def test_a_run_joins_its_group_and_an_oom_kill_is_reported(self):
+        with tempfile.TemporaryDirectory() as root:
+            lab = cgroups.LabGroups.make(root=root, self_cgroup=fake_cgroup_tree(root),
+                                         pid=7).new(1 << 30, 100)
+            with open(os.path.join(lab, "memory.events"), "w") as f:
+                f.write("low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n")
+            log = os.path.join(root, "log")
+            res = runner.run(["true"], log, timeout=30, cgroup=lab)
+            self.assertEqual(self.read(lab, "cgroup.procs"), "0")  # the child wrote itself in
+            self.assertTrue(res.over_memory)
+            self.assertIn("memory limit", self.read(log))
 
 
 class FailsClosedTest(unittest.TestCase):
