@@ -27,6 +27,9 @@ sandboxed_absent, status_contains (as before), and:
 2. kill + resume: a second batch on part of the corpus is SIGKILLed (its
    whole process group) once the first student is written, then run again;
    its gradebook must equal the uninterrupted run's rows.
+3. two batches at once on one machine (CPU runs, with the uid pool): each
+   grades the same part of the corpus, a fork flood among it, into its own
+   OUT; neither gradebook may differ from the uninterrupted run's rows.
 
   check_corpus.py COURSE_ROOT WORK [--gpu] [--jobs N]"""
 import argparse
@@ -47,6 +50,8 @@ import make_corpus  # noqa: E402
 from batch import sandbox as sandbox_mod  # noqa: E402
 
 RESUME_SUBSET = ["correct", "skeleton", "compile_error", "host_crash", "tarball", "missing_lab"]
+# Graded by two batches at once (part 3): honest students beside a fork flood.
+TWINS_SUBSET = ["correct", "e_fork_flood", "skeleton", "tarball"]
 failures = []
 
 
@@ -311,6 +316,29 @@ def no_half_files(out):
         fail("half-written files left: %s" % left[:5])
 
 
+def two_batches_at_once(args, subs, out, specs):
+    """Part 3. On a GPU the two batches' measurements would disturb each
+    other's speed scores, and without the pool nothing keeps them apart:
+    both cases are said, not checked."""
+    if args.gpu or args.unprotected:
+        print("not checked here: two batches at once (%s)"
+              % ("a GPU run" if args.gpu else "no uid pool"))
+        return
+    ids = [i for i in TWINS_SUBSET if i in specs]
+    twins = [os.path.join(args.work, "out_twin%d" % k) for k in (0, 1)]
+    for twin in twins:
+        subprocess.run(["rm", "-rf", twin])
+    procs = [grade(args, subs, twin, ["--only"] + ids) for twin in twins]
+    if any(p.wait() != 0 for p in procs):
+        fail("a batch of two at once failed")
+        return
+    alone = gradebook_rows(os.path.join(out, "gradebook.csv"), set(ids))
+    for twin in twins:
+        if gradebook_rows(os.path.join(twin, "gradebook.csv")) != alone:
+            fail("two batches at once: %s differs from the batch graded alone" % twin)
+    print("two batches at once: both gradebooks equal the one graded alone (%s)" % " ".join(ids))
+
+
 def gradebook_rows(path, ids=None):
     with open(path) as f:
         rows = list(csv.reader(f))
@@ -392,6 +420,8 @@ def main():
     if gradebook_rows(os.path.join(out2, "gradebook.csv")) != \
             gradebook_rows(os.path.join(out, "gradebook.csv"), set(ids)):
         fail("the gradebook after kill + resume differs from the uninterrupted one")
+
+    two_batches_at_once(args, subs, out, specs)
 
     print("\n".join(",".join(r) for r in rows))
     if failures:
