@@ -607,7 +607,7 @@ class Batch:
         for rec in records:
             flags += review.speed_flags(rec, self.calibrated.curves(
                 self.course.curves.get(rec.lab, {}), rec.calibration))
-            flags += [ReviewFlag(rec.lab, 0, build.SYMBOL_FLAG, f)
+            flags += [ReviewFlag(rec.lab, 0, build.flag_for(f), f)
                       for f in rec.symbol_findings or []]
         write_json_atomic(os.path.join(student_out, "results.json"),
                           gradescope.results(records, seconds, facts.get("note", "")))

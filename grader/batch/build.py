@@ -17,7 +17,7 @@ import subprocess
 from dataclasses import dataclass
 from typing import List, Optional
 
-from . import runner, symbols
+from . import object_review, runner, symbols
 
 COMPILE_LIMIT_S = 300   # a template bomb must not stall the batch
 LINK_LIMIT_S = 120
@@ -25,6 +25,8 @@ LOG_CAP = 256 << 10     # compiler errors beyond this are noise
 FOLDER_FULL = 124       # _run_step's status for a step that filled the lab's folder
 # The review list's flag for symbol_findings (docs/instructors.md: review list).
 SYMBOL_FLAG = "symbol of the grader, harness or a library defined or weakly reached"
+OBJECT_FLAG = "compiled code reaches past the lab (a call no lab needs, a raw system call, " \
+              "code before main)"
 
 # uid: the pool uid the steps run as (None: the batch's own user); env: the
 # graders' clean environment (never the instructor's whole one);
@@ -162,12 +164,20 @@ def warm_symbol_cache(recipes):
 def symbol_findings(objects, recipe):
     """The student's objects against every other input of the grader's
     link (symbols.py): names the student's code takes over from the harness,
-    the grader, libc or cudart, and weak references into the grader. A
+    the grader, libc or cudart, and weak references into the grader; then
+    what the objects reach for that no lab needs (object_review.py). A
     check that cannot run says so as a finding of its own."""
     try:
-        return [symbols.describe(f) for f in symbols.collisions(objects, _other_link_inputs(recipe))]
-    except (OSError, RuntimeError, ValueError) as e:
+        inputs = _other_link_inputs(recipe)
+        return [symbols.describe(f) for f in symbols.collisions(objects, inputs)] + \
+            object_review.review(objects, object_review.contract_names(inputs))
+    except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as e:
         return [f"the symbol check could not run: {e}"]
+
+
+def flag_for(finding):
+    """The review list's flag for one of symbol_findings' lines."""
+    return OBJECT_FLAG if finding.startswith(object_review.PREFIX) else SYMBOL_FLAG
 
 
 @dataclass

@@ -56,6 +56,8 @@ class LabGroups:
             path = own_group(self_cgroup)
             if path is None:
                 raise Unusable("this machine has no cgroup v2 hierarchy")
+            if not os.path.exists(os.path.join(root, "cgroup.controllers")):
+                raise Unusable(f"no cgroup v2 hierarchy at {root} (cgroup v1 only)")
             available = _read(os.path.join(root, "cgroup.controllers")).split()
             missing = [c for c in CONTROLLERS if c not in available]
             if missing:

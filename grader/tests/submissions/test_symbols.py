@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GRADER = os.path.join(HERE, "..", "..")
 ROOT = os.path.join(GRADER, "..")
 sys.path.insert(0, GRADER)
-from batch import symbols  # noqa: E402
+from batch import object_review, symbols  # noqa: E402
 
 
 def find_nvcc():
@@ -423,6 +423,48 @@ class LinkLineTest(Scratch):
                     checked += 1
         if not checked:
             self.skipTest("no lab grader built under %s" % build)
+
+
+class ObjectReviewTest(Scratch):
+    """batch/object_review.py: what compiled student code reaches for."""
+    def test_every_reference_and_skeleton_reaches_for_nothing(self):
+        """The build's solution and skeleton libraries of every lab (what a
+        student starts from, and a complete answer): no finding, so the
+        allowlist covers every call the references make."""
+        build = os.environ.get("CUDA_LABS_BUILD") or os.path.join(ROOT, "build")
+        found = {}
+        for folder, _, files in os.walk(build):
+            for name in files:
+                if re.match(r"^liblab\d+_(labs|solutions)\.a$", name) or \
+                        name == object_review.CONTRACT_LIBRARY:
+                    found.setdefault(name, os.path.join(folder, name))
+        if object_review.CONTRACT_LIBRARY not in found or len(found) < 2:
+            self.skipTest("no built lab libraries under %s" % build)
+        contract = object_review.contract_names([found[object_review.CONTRACT_LIBRARY]])
+        for name, path in sorted(found.items()):
+            if name != object_review.CONTRACT_LIBRARY:
+                self.assertEqual(object_review.review([path], contract), [], name)
+
+    @unittest.skipUnless(NVCC, "needs nvcc")
+    def test_each_way_around_is_named(self):
+        honest = self.nvcc("honest.cu", "__global__ void k(float *x) { x[0] = 1; }\n"
+                           "extern \"C\" int run(float *x) { k<<<1, 1>>>(x); "
+                           "return (int)cudaGetLastError(); }\n")
+        self.assertEqual(object_review.review([honest], set()), [])
+        sneaky = self.nvcc("sneaky.cu", "#include <sys/syscall.h>\n#include <unistd.h>\n"
+                           "#include <sys/uio.h>\n#include <cublas_v2.h>\n"
+                           "static long open_it() { return syscall(SYS_getppid); }\n"
+                           "static long opened = open_it();\n"
+                           "extern \"C\" long peek(int pid, void *p) { struct iovec v = {p, 1};\n"
+                           "  return process_vm_readv(pid, &v, 1, &v, 1, 0); }\n"
+                           "extern \"C\" long raw() { long r; asm volatile(\"syscall\" : \"=a\"(r)"
+                           " : \"a\"(39L) : \"rcx\", \"r11\", \"memory\"); return r; }\n"
+                           "extern \"C\" int gemm() { cublasHandle_t h; return cublasCreate(&h); }\n")
+        found = "\n".join(object_review.review([sneaky], set()))
+        for text in ("syscall (raw system calls)", "process_vm_readv (another process's memory)",
+                     "cublasCreate_v2 (cuBLAS)", "a raw system call instruction (syscall)",
+                     "1 static constructor(s)"):
+            self.assertIn(text, found)
 
 
 class CommandLineTest(Scratch):
