@@ -401,6 +401,16 @@ class Batch:
                     raise build.InfraError(f"{gpu.describe()} no longer works for CUDA (its "
                                            f"probe: {proof.output.strip()[:300]})")
                 results = _charge_no_device(results, proof)
+        if self.pool and _runner_failed(results):
+            # The runner's uid runs nothing of the student's: a test it could
+            # not start is the machine's trouble, not the student's.
+            say(f"{lab_out}: the runner could not start a test; running the lab again")
+            res, raw, again = self._run_grader(built, gpu, share_lock, at_once)
+            log += "\n== run again: the runner could not start a test\n" + again
+            results, problem, reason = self._read_results(raw, lab_out)
+            if _runner_failed(results):
+                raise build.InfraError("a lab's runner could not start its tests twice (out of "
+                                       "processes or GPU locks on this machine?)")
         write_atomic(os.path.join(lab_out, "run.log"), log)
         if results and share_lock and not res.timed_out:
             self.test_slots.record(lab.name, results.tests)
@@ -802,6 +812,10 @@ def _short_hash(text):
 def _reports_no_device(results):
     return results is not None and any(t.status == "skip" and t.skip_reason == "no_gpu"
                                        for t in results.tests)
+
+
+def _runner_failed(results):
+    return results is not None and any(t.runner_failed for t in results.tests)
 
 
 def _charge_no_device(results, proof):

@@ -88,6 +88,8 @@ class ReportedTest:
     name: str
     status: str                       # one of STATUSES
     skip_reason: Optional[str] = None  # one of SKIP_REASONS
+    # The runner could not run it (no fork, no GPU lock): harness_internal.h.
+    runner_failed: bool = False
     message: str = ""
     notes: str = ""
     output: str = ""
@@ -123,6 +125,7 @@ class ReportedTest:
                                  "finite number")
             clean[name] = Metric(value, str(m.get("unit", ""))[:16])
         return cls(name=t["name"], status=t["status"], skip_reason=skip_reason,
+                   runner_failed=t.get("runner_failed") is True,
                    message=_text(t, "message"), notes=_text(t, "notes"),
                    output=_text(t, "output"), metrics=clean,
                    seconds=_seconds(t.get("seconds")), gpu_wait_s=_seconds(t.get("gpu_wait_s")),

@@ -225,6 +225,7 @@ static void write_json_test(FILE *f, const test_outcome *out)
         json_write_string(f, skip_reason);
     else
         fprintf(f, "null");
+    fprintf(f, ", \"runner_failed\": %s", out->runner_failed ? "true" : "false");
     fprintf(f, ",\n     ");
     write_json_timeline(f, out);
     fprintf(f, ",\n     \"message\": ");

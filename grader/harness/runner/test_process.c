@@ -132,6 +132,7 @@ static void classify(int wait_status, int limit_s, test_outcome *out)
     detail[kept] = '\0';
     const char *before = detail[0] ? "; before that: " : "";
     out->status = OUTCOME_CRASH;
+    out->runner_failed = wait_status == WAIT_NO_FORK || wait_status == WAIT_NO_LOCK;
     if (wait_status == WAIT_TIMED_OUT) {
         out->status = OUTCOME_TIMEOUT;
         snprintf(rec->message, sizeof rec->message,

@@ -165,14 +165,16 @@ class NoDeviceOnAGpuWorkerTest(unittest.TestCase):
         def run_grader(built, gpu, share_lock, at_once):
             runs.append(gpu)
             status = reports[min(len(runs), len(reports)) - 1]
-            test = {"name": "gpu_t", "status": "skip" if status == "no_gpu" else status,
-                    "skip_reason": "no_gpu" if status == "no_gpu" else None}
+            test = {"name": "gpu_t", "status": {"no_gpu": "skip", "runner_failed": "crash"}.get(
+                        status, status), "skip_reason": "no_gpu" if status == "no_gpu" else None,
+                    "runner_failed": status == "runner_failed"}
             raw = ('{"tests": [%s]}' % json.dumps(test)).encode()
             return types.SimpleNamespace(timed_out=False, seconds=1.0, dropped=0,
                                          describe=lambda: "exit status 0"), raw, "log\n"
         b._run_grader = run_grader
         b.probe_worker = lambda g: gpus.ProbeResult(g, probe_ok, "cuInit: 0")
         b._finish_lab = lambda lab_out, record, start: record
+        b.pool = None
         return b, runs
 
     def built(self, folder):
@@ -204,6 +206,18 @@ class NoDeviceOnAGpuWorkerTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             with self.assertRaises(batch.build.InfraError):
                 b.run_lab(self.built(folder), gpu, None)
+
+    def test_a_test_the_runner_could_not_start_is_run_again(self):
+        b, runs = self.fake(True, ["runner_failed", "pass"])
+        b.pool = object()  # the runner's uid runs no student code
+        with tempfile.TemporaryDirectory() as folder:
+            record = b.run_lab(self.built(folder), None, None)
+        self.assertEqual((len(runs), record.score), (2, 5))
+        b, runs = self.fake(True, ["runner_failed"])
+        b.pool = object()
+        with tempfile.TemporaryDirectory() as folder:
+            with self.assertRaises(batch.build.InfraError):
+                b.run_lab(self.built(folder), None, None)
 
     def test_status_names_the_gpu_model(self):
         lab = score.score_lab("lab1", {"title": "t", "tests": []}, {}, state="graded")
