@@ -39,6 +39,10 @@ static int noted_count, noted_dropped;
 static launch_record last[LAUNCH_WATCH_KEEP];
 static int last_count;
 static int started, watching;     /* watching: CUPTI subscribed */
+/* CUPTI refused the subscription: something in the process (the student's
+ * code: another subscriber, or cuptiFinalize) holds or broke it. Judged
+ * calls then fail; they are never "not checked". */
+static int refused;
 static int judging = 1;           /* launch_watch_judge */
 static char not_watching[200];    /* why not */
 static char *symbols;             /* the student's `nm -P` list, or NULL */
@@ -227,7 +231,9 @@ static int subscribe(void)
         const char *why = NULL;
         cuptiGetResultString(r, &why);
         snprintf(not_watching, sizeof not_watching, "CUPTI would not subscribe (%s: another "
-                 "profiler or sanitizer holds it?)", why ? why : "unknown error");
+                 "subscriber took it first, or cuptiFinalize was called)", why ? why : "unknown "
+                 "error");
+        refused = 1;
         return 0;
     }
     static const CUpti_CallbackId runtime_ids[] = {
@@ -358,6 +364,9 @@ void launch_watch_end(void)
         if (!r->students && foreign < 0)
             foreign = i;
     }
+    if (!watching && refused && judging)
+        GRADER_FAIL("%s could not be judged: %s. The grader must see which kernels your code "
+                    "launches; not graded as passed.", call_name, not_watching);
     if (!watching) {
         static int said;
         if (!said++)
