@@ -18,6 +18,10 @@ RULES = [
                              r"rmdir|opendir|chdir|socket|connect|bind|listen|getaddrinfo|"
                              r"gethostbyname|dup2|mmap|ifstream|ofstream|fstream)\s*[\(<]", True),
     ("dynamic symbol lookup", r"\b(dlsym|dlopen|dlvsym)\s*\(", True),
+    # The ways to a process's memory that no include spells (a raw system
+    # call: syscall(SYS_openat, ...)), or to another process's.
+    ("raw system call or another process's memory",
+     r"\b(syscall|process_vm_readv|process_vm_writev)\s*\(", True),
     # The graders' own settings come through the environment (the
     # calibrated thresholds: grader/support/calibrated.h); no lab needs to
     # change it.
