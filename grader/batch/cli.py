@@ -105,6 +105,11 @@ def merge_parser():
     p.add_argument("--replace", action="append", default=[], metavar="OUT",
                    help="of a student in two outputs, the copy of OUT counts (a shard graded "
                         "again into another folder); may be given more than once")
+    p.add_argument("--shards", type=int, metavar="N",
+                   help="the number of shards the class was split into: every output must be "
+                        "one of N")
+    p.add_argument("--mixed-gpus", action="store_true",
+                   help="merge shards graded on different GPU models or calibrations")
     p.add_argument("--no-report", action="store_true")
     return p
 
@@ -141,7 +146,7 @@ def main(argv):
         roster = merge_roster(args)
         students, _ = outputs.merge([os.path.abspath(o) for o in args.outs],
                                     os.path.abspath(args.out), roster, args.accept_incomplete,
-                                    args.replace)
+                                    args.replace, args.shards, args.mixed_gpus)
         if not args.no_report:
             report.draw(args.out, read_json(os.path.join(args.out, "summary.json")))
         print(f"merged {len(students)} students from {len(args.outs)} outputs into "

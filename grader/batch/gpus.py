@@ -121,6 +121,10 @@ def machine_gpus(environ=None, dev_root="/dev", proc_root="/proc"):
     A machine with NVIDIA GPU nodes whose nvidia-smi fails is an error, not
     a machine without a GPU."""
     environ = os.environ if environ is None else environ
+    if environ.get("SLURM_JOB_ID") and environ.get("CUDA_VISIBLE_DEVICES") is None:
+        # A Slurm job whose allocation holds no GPU: its GPUs are the ones
+        # the allocation gave (CUDA_VISIBLE_DEVICES), never every one here.
+        return []
     has_nodes = bool(glob.glob(os.path.join(dev_root, "nvidia[0-9]*")))
     if shutil.which("nvidia-smi") is None:
         if has_nodes:

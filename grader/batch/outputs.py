@@ -499,14 +499,48 @@ def _not_merged(shards: List[Shard], students):
     return rows
 
 
-def merge(outs, dest, roster=None, accept_incomplete=False, replace=()):
+def machine_problems(shards: List[Shard]):
+    """Sentences saying why the shards were not graded alike: on more than
+    one GPU model, or with more than one calibration, a ratio earns other
+    points in each (section 3.7 of docs/design.md); [] when alike."""
+    models, calibrations = set(), set()
+    for shard in shards:
+        for rec in shard.students.values():
+            for lab in rec.labs.values():
+                if lab.run is not None and lab.run.gpu:
+                    models.add(lab.run.gpu)
+                if lab.calibration and lab.calibration.get("state") not in (None, "not_needed"):
+                    calibrations.add(lab.calibration.get("file") or lab.calibration["state"])
+    problems = []
+    if len(models) > 1:
+        problems.append(f"the shards were graded on {len(models)} GPU models "
+                        f"({', '.join(sorted(models))})")
+    if len(calibrations) > 1:
+        problems.append(f"the shards were graded with {len(calibrations)} calibrations "
+                        f"({', '.join(sorted(calibrations))})")
+    return problems
+
+
+def merge(outs, dest, roster=None, accept_incomplete=False, replace=(), shards_expected=None,
+          mixed_gpus=False):
     """Joins shard outputs: one gradebook, review list and summary. Each
     output is checked (read_shard); a student in two outputs is refused
     unless `replace` names the output that counts; a set of shards that is
     not the whole list graded to the end is refused unless
     accept_incomplete: then the students not graded get a row that says
-    so, never "not submitted"."""
+    so, never "not submitted". `shards_expected`: the count the class was
+    split into, which every shard must have been graded with (a rerun of
+    one Slurm task knows no other count); shards graded on different GPU
+    models or calibrations are refused unless mixed_gpus."""
     shards = [read_shard(o) for o in outs]
+    wrong = [s.name() for s in shards if shards_expected and s.batch.shard[1] != shards_expected]
+    if wrong:
+        raise SystemExit(f"merge: {', '.join(wrong)} graded as one of another number of shards "
+                         f"than --shards {shards_expected}")
+    unlike = machine_problems(shards)
+    if unlike and not mixed_gpus:
+        raise SystemExit(f"merge: {'; '.join(unlike)}; grade every shard alike, or pass "
+                         "--mixed-gpus")
     if any(json.dumps(s.labs, sort_keys=True) != json.dumps(shards[0].labs, sort_keys=True)
            for s in shards):
         raise SystemExit("merge: the outputs were graded with different labs or points")

@@ -89,6 +89,9 @@ class SelectTest(unittest.TestCase):
             with self.assertRaises(gpus.GpuSetupError, msg=wanted):
                 gpus.select(self.all, wanted)
 
+    def test_a_slurm_job_gets_only_its_allocation(self):
+        self.assertEqual(gpus.machine_gpus({"SLURM_JOB_ID": "7"}), [])
+
     def test_minus_one_ends_the_list(self):
         self.assertEqual(gpus.select(self.all, "-1"), [])
         self.assertEqual([g.index for g in gpus.select(self.all, "2,-1,3")], ["2"])
