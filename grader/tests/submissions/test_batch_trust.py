@@ -264,6 +264,30 @@ class BookkeepingTest(unittest.TestCase):
             b.labs = b.course.labs + [types.SimpleNamespace(name="lab3")]
             self.assertFalse(b.is_graded(sub), "a lab never graded makes the student not done")
 
+    def test_merge_wants_the_shard_count_and_one_gpu_model(self):
+        with tempfile.TemporaryDirectory() as root:
+            ids = ["a", "b", "c", "d"]
+            outs = [self._shard(root, i, 2, ids) for i in range(2)]
+            outputs.merge(outs, os.path.join(root, "all"), shards_expected=2)
+            with self.assertRaises(SystemExit) as e:
+                outputs.merge(outs, os.path.join(root, "all"), shards_expected=3)
+            self.assertIn("--shards 3", str(e.exception))
+            # shard 1 graded on another GPU model
+            path = os.path.join(outputs.student_dir(outs[1], "b"), "student.json")
+            rec = read_json(path)
+            rec["labs"]["lab1"]["run"] = records.RunInfo("exit status 0", 1.0, 0, True, False,
+                                                         "NVIDIA T4", "GPU-1").to_json()
+            write_json_atomic(path, rec)
+            path = os.path.join(outputs.student_dir(outs[0], "a"), "student.json")
+            rec = read_json(path)
+            rec["labs"]["lab1"]["run"] = records.RunInfo("exit status 0", 1.0, 0, True, False,
+                                                         "NVIDIA H200", "GPU-2").to_json()
+            write_json_atomic(path, rec)
+            with self.assertRaises(SystemExit) as e:
+                outputs.merge(outs, os.path.join(root, "all"))
+            self.assertIn("2 GPU models", str(e.exception))
+            outputs.merge(outs, os.path.join(root, "all"), mixed_gpus=True)
+
     def _shard(self, root, index, count, ids, graded=None, name=None, points=0):
         """A shard's OUT as the batch leaves it: `graded` (default: all of
         its students) with their lab.json and student.json, and the
