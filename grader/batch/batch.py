@@ -197,6 +197,9 @@ class Batch:
         # The kernel's limits on each lab's processes together, where the
         # machine lets the batch make cgroup v2 groups (reaper.py otherwise).
         self.cgroups = cgroups.make_or_none() if os.geteuid() == 0 else None
+        if self.cgroups:
+            say(f"each lab's processes: a cgroup v2 group of their own under {self.cgroups.top} "
+                "(memory.max, pids.max)")
         if not self.sandbox.enabled:
             say_once("sandbox", "grading WITHOUT a sandbox (--no-sandbox): grading_status says "
                                 "\"unsandboxed\"")
