@@ -466,8 +466,7 @@ class Batch:
             if gpu is not None:
                 with open(run_log, "ab") as log:  # the run log names the GPU that graded it
                     log.write(f"== graded on {gpu.describe()}\n".encode())
-            group = self.cgroups.new(self.args.mem_limit_gb * 2**30,
-                                     2 * self.args.max_processes + 256) if self.cgroups else None
+            group = self._new_cgroup()
             try:
                 res = runner.run(wrapped, run_log, cwd=work, env=env, cgroup=group,
                                  timeout=self.args.lab_timeout, cap=self.args.output_cap,
@@ -484,6 +483,19 @@ class Batch:
                 if group:
                     self.cgroups.remove(group)
             return res, os.pread(fd, score.RESULTS_MAX_BYTES + 1, 0), text
+
+    def _new_cgroup(self):
+        """A cgroup for one lab run, or None (said once): the reaper's sum
+        then holds the lab's memory alone."""
+        if not self.cgroups:
+            return None
+        try:
+            return self.cgroups.new(self.args.mem_limit_gb * 2**30,
+                                    2 * self.args.max_processes + 256)
+        except OSError as e:
+            say_once("cgroup-run", f"a lab's cgroup could not be made ({e}): the reaper adds up "
+                                   "its memory itself")
+            return None
 
     @staticmethod
     def _read_results(raw, lab_out):

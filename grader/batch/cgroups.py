@@ -63,9 +63,19 @@ class LabGroups:
             if missing:
                 raise Unusable(f"the controllers {', '.join(missing)} are not available")
             parent = os.path.join(root, path.lstrip("/"))
+            enable = " ".join("+" + c for c in CONTROLLERS)
+            # The batch's own group gets the controllers only from its
+            # ancestors: passed down from the root (a write that an ancestor
+            # holding processes refuses leaves the next step to say why).
+            ancestor = root
+            for part in [p for p in path.split("/") if p]:
+                try:
+                    _write(os.path.join(ancestor, "cgroup.subtree_control"), enable)
+                except OSError:
+                    pass
+                ancestor = os.path.join(ancestor, part)
             top = os.path.join(parent, f"cuda-labs-{pid}")
             os.makedirs(top, exist_ok=True)
-            enable = " ".join("+" + c for c in CONTROLLERS)
             try:
                 _write(os.path.join(parent, "cgroup.subtree_control"), enable)
             except OSError:
@@ -101,7 +111,10 @@ class LabGroups:
         procs = os.path.join(group, "cgroup.procs")
 
         def join():
-            _write(procs, "0")
+            try:
+                _write(procs, "0")
+            except OSError:
+                pass  # the reaper's own sum still holds the lab's memory
         return join
 
     @staticmethod
