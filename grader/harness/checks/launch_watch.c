@@ -6,7 +6,16 @@
  * call has ended, outside the callbacks, so that no CUDA call is made from
  * inside one. A launch through the runtime also reaches the driver; the
  * driver's callback is skipped while a runtime launch is under way on that
- * thread, so each launch is noted once. */
+ * thread, so each launch is noted once.
+ *
+ * Every launch callback of CUPTI's headers is either noted (above) or
+ * refused: a launch this watch cannot judge kernel by kernel (a CUDA
+ * graph, whose kernels were captured where the watch did not look; the
+ * legacy and multi-device launches; a host function on a stream) makes a
+ * judged call fail, naming the API. The ctest harness.launch_ids_covered
+ * reads the headers and fails on a launch ID this file names in neither
+ * list. A call that launches more kernels than the watch keeps fails too:
+ * a launch past the record is never waved through. */
 #include "copy_watch.h"
 #include "launch_watch.h"
 #include "activity_recorder.h"
@@ -44,6 +53,7 @@ static int started, watching;     /* watching: CUPTI subscribed */
  * calls then fail; they are never "not checked". */
 static int refused;
 static int judging = 1;           /* launch_watch_judge */
+static char refused_api[64];      /* the first refused launch API of this call */
 static char not_watching[200];    /* why not */
 static char *symbols;             /* the student's `nm -P` list, or NULL */
 
@@ -209,10 +219,58 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
 }
 
+/* The launches no lab needs and this watch cannot judge kernel by kernel. */
+static const CUpti_CallbackId refused_runtime_ids[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_ptsz_v10000};
+static const CUpti_CallbackId refused_driver_ids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc, CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc_ptsz};
+/* Noted through the driver: the runtime's `<<<...>>>` entry of CUDA 13
+ * (CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000 and its _ptsz twin,
+ * CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000) reaches
+ * cuLaunchKernel, whose callback notes it. */
+
+static int is_refused(const CUpti_CallbackId *ids, size_t n, CUpti_CallbackId cbid)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (ids[i] == cbid)
+            return 1;
+    return 0;
+}
+
+static void refuse(const CUpti_CallbackData *cb)
+{
+    if (cb->callbackSite != CUPTI_API_ENTER)
+        return;
+    pthread_mutex_lock(&lock);
+    if (depth > 0 && !refused_api[0])
+        snprintf(refused_api, sizeof refused_api, "%s",
+                 cb->functionName ? cb->functionName : "a launch API");
+    pthread_mutex_unlock(&lock);
+}
+
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                  const void *data)
 {
     (void)user;
+    if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+         is_refused(refused_runtime_ids, sizeof refused_runtime_ids / sizeof *refused_runtime_ids,
+                    cbid)) ||
+        (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+         is_refused(refused_driver_ids, sizeof refused_driver_ids / sizeof *refused_driver_ids,
+                    cbid))) {
+        refuse(data);
+        return;
+    }
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && depth > 0) {
         const CUpti_CallbackData *cb = data;
         copy_watch_on_runtime(cbid, cb->callbackSite == CUPTI_API_EXIT, cb->functionParams);
@@ -252,6 +310,10 @@ static int subscribe(void)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_ids[i]);
     for (size_t i = 0; i < sizeof driver_ids / sizeof driver_ids[0]; ++i)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_ids[i]);
+    for (size_t i = 0; i < sizeof refused_runtime_ids / sizeof *refused_runtime_ids; ++i)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, refused_runtime_ids[i]);
+    for (size_t i = 0; i < sizeof refused_driver_ids / sizeof *refused_driver_ids; ++i)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, refused_driver_ids[i]);
     int copies = 0;
     const unsigned *copy_ids = copy_watch_callbacks(&copies);
     for (int i = 0; i < copies; ++i)
@@ -339,6 +401,7 @@ void launch_watch_begin(const char *call)
     if (depth++ == 0) {
         snprintf(call_name, sizeof call_name, "%s", call ? call : "your code");
         noted_count = noted_dropped = 0;
+        refused_api[0] = '\0';
         copy_watch_reset();
     }
     pthread_mutex_unlock(&lock);
@@ -348,10 +411,21 @@ void launch_watch_end(void)
 {
     pthread_mutex_lock(&lock);
     int outer = --depth == 0;
-    int count = noted_count;
+    int count = noted_count, dropped = noted_dropped;
+    char refused_here[sizeof refused_api];
+    memcpy(refused_here, refused_api, sizeof refused_here);
     pthread_mutex_unlock(&lock);
     if (!outer)
         return;
+    if (refused_here[0] && judging)
+        GRADER_FAIL("%s launched work through %s, which the grader cannot judge kernel by kernel "
+                    "(a CUDA graph, a legacy or multi-device launch, or a host function on a "
+                    "stream): launch your own kernels with <<<...>>> or cudaLaunchKernel.",
+                    call_name, refused_here);
+    if (dropped > 0 && judging)
+        GRADER_FAIL("%s launched %d kernels, more than the %d the grader keeps to judge: the "
+                    "rest could not be judged, so the call is not graded as passed.",
+                    call_name, count + dropped, LAUNCH_WATCH_KEEP);
     last_count = count;
     int foreign = -1;
     for (int i = 0; i < count; ++i) {

@@ -63,7 +63,7 @@ int launch_watch_end_status(int status);
 /* Launches of the last student call (or the current one), oldest first;
  * *count is how many (at most LAUNCH_WATCH_KEEP are kept). NULL and 0 when
  * launches are not watched here. */
-enum { LAUNCH_WATCH_KEEP = 64 };
+enum { LAUNCH_WATCH_KEEP = 4096 }; /* past it, a judged call fails (launch_watch.c) */
 const launch_record *launch_watch_last(int *count);
 
 /* 1 when CUPTI's callbacks are on here: launches (and copy_watch.h's
