@@ -759,7 +759,7 @@ class Batch:
                 total = sum(r.score for r in rec.labs.values())
                 models = outputs.gpu_models(rec, list(rec.labs))
                 progress.step(sub.id, "error" if rec.state == "error" else
-                              outputs.fmt(total) + (f", on {models}" if models else ""))
+                              f"{outputs.fmt(total)} points" + (f", on {models}" if models else ""))
                 if time.monotonic() - last_outputs > 30:
                     self.write_outputs(pictures=False)
                     last_outputs = time.monotonic()

@@ -85,8 +85,8 @@ def grade_parser():
                    help="memory of one lab's grader in GiB: of each process (RLIMIT_DATA) "
                         "and of all its processes together (default 32; 0: none)")
     p.add_argument("--max-processes", type=int, default=1024,
-                   help="processes and threads one grader run may start (RLIMIT_NPROC over "
-                        "what its user already runs; default 1024; 0: none)")
+                   help="processes and threads a lab's runner, and its test programs, may "
+                        "each start (RLIMIT_NPROC of the lab's own uid; default 1024; 0: none)")
     p.add_argument("--no-report", action="store_true", help="skip the report pictures")
     return p
 
