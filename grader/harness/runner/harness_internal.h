@@ -72,9 +72,9 @@ typedef struct {
      * as U+FFFD, test_process.c). */
     char output[3 * HARNESS_OUTPUT_KEEP + 128];
     int calls_fd;           /* a CPU check's recorded helper calls (call_log.h), or -1 */
-    /* The runner itself could not run the test (no fork, no GPU lock): its
-     * own uid's doing, never the test program's, which runs as another uid
-     * in the batch; the batch runs such a lab again. */
+    /* The runner itself could not run the test (its fork or its GPU lock
+     * failed): its own uid's doing, never the test program's, which runs as
+     * another uid in the batch; the batch runs such a lab again. */
     int runner_failed;
 } test_outcome;
 

@@ -132,7 +132,6 @@ static void classify(int wait_status, int limit_s, test_outcome *out)
     detail[kept] = '\0';
     const char *before = detail[0] ? "; before that: " : "";
     out->status = OUTCOME_CRASH;
-    out->runner_failed = wait_status == WAIT_NO_FORK || wait_status == WAIT_NO_LOCK;
     if (wait_status == WAIT_TIMED_OUT) {
         out->status = OUTCOME_TIMEOUT;
         snprintf(rec->message, sizeof rec->message,
@@ -311,6 +310,7 @@ int test_process_start(test_process *tp, const grader_test *test, int limit_s, i
             return TEST_NOT_NOW;
         if (taken < 0) {
             finish(tp, WAIT_NO_LOCK);
+            out->runner_failed = 1;
             return TEST_ENDED;
         }
         tp->rec->exclusive = tp->rec->run_alone = alone && gpu_share_active();
@@ -338,6 +338,10 @@ int test_process_start(test_process *tp, const grader_test *test, int limit_s, i
     if (pid < 0) {
         perror("grader: fork");
         finish(tp, WAIT_NO_FORK);
+        /* Only the runner's own fork and lock count as the runner's failure:
+         * a capture file or call log that could not be made may be a test
+         * program's doing (a /tmp it filled), and stays that lab's. */
+        out->runner_failed = 1;
         return TEST_ENDED;
     }
     if (pid == 0)
