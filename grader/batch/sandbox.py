@@ -47,7 +47,8 @@ class Sandbox:
         self.device_gid = None
         # bwrap --size (0.8+): the private /tmp can be capped.
         self.sized_tmp = False
-        # What every command does before exec (keyrings.py); None unsandboxed.
+        # What every command does before exec (keyrings.py), with or without
+        # bubblewrap; None where this machine's architecture has no filter.
         self.confinement = None
 
     def wrap(self, argv, workdir, readonly, gpu=None, cwd=None, uid=None,
@@ -117,7 +118,16 @@ def probe(use):
     confinement; Sandbox(False) with --no-sandbox (`use` False). Raises
     SandboxError, with the reason, where it was asked for and cannot be."""
     if not use:
-        return Sandbox(False, "turned off (--no-sandbox)")
+        box = Sandbox(False, "turned off (--no-sandbox)")
+        try:  # the keyrings stay out of reach without bubblewrap too
+            box.confinement = keyrings.Confinement()
+        except (keyrings.Unsupported, OSError):
+            pass
+        if box.confinement and _try(box, ["true"]).returncode != 0:
+            box.confinement = None
+            say_once("keyrings", "the keyring filter is refused here: unsandboxed graders can "
+                                 "reach the batch's keyrings")
+        return box
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         raise SandboxError("bubblewrap (bwrap) is not installed (Debian: apt-get install "
