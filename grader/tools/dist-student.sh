@@ -69,17 +69,35 @@ course_files() {
   fi
 }
 mapfile -d '' files < <(course_files)
+# Files git does not track: only inside the course's own folders (a lab
+# being added); anything else an instructor keeps in the repository (a
+# roster, a folder of submissions) never reaches students, and is named.
+untracked=""
+if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  untracked=$(git -C "$repo" ls-files --others --exclude-standard)
+fi
+is_untracked() { [ -n "$untracked" ] && grep -qxF -- "$1" <<<"$untracked"; }
 
 copied=0
+left_out=()
 for f in "${files[@]}"; do
   case "$f" in
   solutions/* | grader/prebuilt/*) continue ;; # answers; the prebuilt is made below
+  esac
+  case "$f" in
+  labs/* | common/* | handouts/* | grader/* | docs/*) ;;
+  *) if is_untracked "$f"; then left_out+=("$f"); continue; fi ;;
   esac
   [ -f "$repo/$f" ] || continue # tracked but deleted in the working tree
   mkdir -p "$out/$(dirname "$f")"
   cp -p "$repo/$f" "$out/$f"
   copied=$((copied + 1))
 done
+
+if [ ${#left_out[@]} -gt 0 ]; then
+  echo "dist-student: left out ${#left_out[@]} untracked file(s) outside the course's folders:" \
+    "${left_out[@]:0:5}" >&2
+fi
 
 # ----------------------------------- answer libraries, machine code only
 
