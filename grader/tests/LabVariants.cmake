@@ -4,6 +4,10 @@
 # write one; this file turns one into a library, a grader and ctest tests.
 
 set(VARIANTS_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
+# The variants' FIND/REPLACE texts quote the reference solutions, so they
+# live with them (solutions/variants/labN/<name>.cmake); the mechanism
+# that builds and registers them stays here.
+set(VARIANTS_DATA_DIR ${PROJECT_SOURCE_DIR}/solutions/variants)
 
 # write_if_changed(): grader/cmake/LabTargets.cmake.
 
@@ -19,7 +23,7 @@ function(add_lab_variant relative_path)
   # Read by lab_variant(), which the included file calls.
   set(variant_lab ${CMAKE_MATCH_1})
   set(variant_name ${CMAKE_MATCH_2})
-  set(variant_file ${VARIANTS_SOURCE_DIR}/${relative_path})
+  set(variant_file ${VARIANTS_DATA_DIR}/${relative_path})
   set(variant_defined FALSE)
   if(NOT EXISTS ${variant_file})
     message(FATAL_ERROR "add_lab_variant: ${variant_file} does not exist")

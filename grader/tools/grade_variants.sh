@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Grades every known-wrong variant (grader/tests) in full, as a student's
+# Grades every known-wrong variant (solutions/variants) in full, as a student's
 # submission would be graded, and prints for each: the time it took, the
 # score line and the messages of what failed. For instructors and for the
 # project's closing notes: what a plausible wrong or hostile submission

@@ -111,7 +111,7 @@ central lists that name every lab):
       handouts/$handout; after editing $lab.h run
       grader/tools/gen_calls.py . --write, after editing the skeleton
       make skeleton-manifest
-  [ ] grader/tests/$lab/*.cmake: at least six known-wrong variants; after a
+  [ ] solutions/variants/$lab/*.cmake: at least six known-wrong variants; after a
       GPU run of ctest -L variant, their rows in grader/tests/outcomes.tsv
       (grader/tools/outcome_table.py)
   [ ] speed tests: thresholds calibrated on a GPU in grader/$lab/${lab}_rubric.h,
