@@ -31,7 +31,8 @@ from .util import read_json, say, write_json_atomic
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SKIP_DIRS = {".git", ".deps", "__pycache__"}
-NOT_BUILT = ("grader/batch/", "grader/tests/submissions/", "handouts/", "docs/")
+NOT_BUILT = ("grader/batch/", "grader/tests/submissions/", "solutions/fixtures/", "handouts/",
+             "docs/")
 
 
 def _course_files(root):

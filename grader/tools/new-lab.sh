@@ -136,7 +136,7 @@ central lists that name every lab):
       the headline row of grader/bench/results_tables.py; then make bench
       LAB=$number on a GPU and make handout-numbers (handout_numbers.py reads
       every handouts/lab*.md and grader/lab*/lab*_rubric.h itself)
-  [ ] grader/tests/submissions/: fixtures whose expectations list labs or
+  [ ] solutions/fixtures/: fixtures whose expectations list labs or
       gradebook columns (batch.fixture_corpus grades every lab)
   [ ] on a GPU: make check-solutions, ctest -R '^$lab\.' (the skeleton's GPU
       group fails), make dist-student OUT=/tmp/copy

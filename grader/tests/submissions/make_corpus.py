@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Materialises the fixture corpus (grader/tests/submissions/*/fixture.json)
+"""Materialises the fixture corpus (solutions/fixtures/*/fixture.json: their
+edits quote the reference solutions, so they live with them)
 as a SUBMISSIONS folder for grade-submissions: each fixture's files are
 taken from the course's solutions/ or labs/ at run time (so no answer is
 copied into the repository), edited as the fixture says, and packed.
@@ -30,11 +31,12 @@ import tarfile
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.normpath(os.path.join(HERE, "..", "..", "..", "solutions", "fixtures"))
 
 
 def fixtures(gpu, only=None):
-    for name in sorted(os.listdir(HERE)):
-        path = os.path.join(HERE, name, "fixture.json")
+    for name in sorted(os.listdir(FIXTURES)):
+        path = os.path.join(FIXTURES, name, "fixture.json")
         if not os.path.isfile(path) or (only and name not in only):
             continue
         with open(path) as f:
