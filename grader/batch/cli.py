@@ -4,7 +4,7 @@ import argparse
 import os
 import sys
 
-from . import batch, outputs, report, uids
+from . import batch, export, outputs, report, uids
 from .util import read_json
 
 
@@ -36,7 +36,8 @@ def grade_parser():
     p = argparse.ArgumentParser(
         prog="grade-submissions",
         description="Grade a folder of submissions (one folder, .zip or .tar.gz per student id) "
-                    "with every lab's grader. Also: grade-submissions merge OUT... -o DEST.")
+                    "with every lab's grader. Also: grade-submissions merge OUT... -o DEST, and "
+                    "grade-submissions export OUT --to canvas|moodle|csv.")
     p.add_argument("submissions", help="folder with one entry per student, named by id")
     p.add_argument("-o", "--out", required=True, help="output folder (resumable)")
     p.add_argument("--roster", help="CSV of student ids, with a header row: a row for each, "
@@ -114,6 +115,22 @@ def merge_parser():
     return p
 
 
+def export_parser():
+    p = argparse.ArgumentParser(prog="grade-submissions export",
+                                description="The gradebook of OUT in the form an LMS imports "
+                                            "(grader/batch/export.py says which).")
+    p.add_argument("out", help="a grade-submissions output (or merge) folder")
+    p.add_argument("--to", required=True, choices=export.FORMATS)
+    p.add_argument("-o", "--output", help="file to write (default OUT/export-<format>.csv)")
+    p.add_argument("--prefix", default="", help="text before each lab's column name, e.g. "
+                                                "'CUDA ' (a Canvas assignment of that name is "
+                                                "created at import when none exists)")
+    p.add_argument("--id-field", help="canvas: the column the ids go in (SIS User ID, the "
+                                      "default; SIS Login ID; ID); moodle: the identifier "
+                                      "column's name (default ID number)")
+    return p
+
+
 def merge_roster(args):
     """merge's roster (outputs.read_roster), or None without --roster."""
     if not args.roster:
@@ -141,6 +158,16 @@ def folders_overlap(submissions, out):
 
 
 def main(argv):
+    if argv and argv[0] == "export":
+        args = export_parser().parse_args(argv[1:])
+        try:
+            path = export.export(os.path.abspath(args.out), args.to, args.output, args.prefix,
+                                 args.id_field)
+        except export.ExportError as e:
+            print(f"grade-submissions export: {e}", file=sys.stderr)
+            return 2
+        print(f"wrote {path}")
+        return 0
     if argv and argv[0] == "merge":
         args = merge_parser().parse_args(argv[1:])
         roster = merge_roster(args)

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""grade-submissions export (batch/export.py): each format written from a
+gradebook the batch made, then read back the way that system's import
+reads it, and compared with the gradebook cell for cell."""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+from batch import export, outputs, score  # noqa: E402
+from batch.records import LabInfo, StudentRecord  # noqa: E402
+
+RUBRIC = {"title": "Lab", "tests": [
+    {"name": "cpu_a", "group": "cpu", "points": 5, "bonus": False, "gate": None},
+    {"name": "gpu_b", "group": "gpu", "points": 10, "bonus": False, "gate": None},
+    {"name": "gpu_extra", "group": "gpu", "points": 3, "bonus": True, "gate": None}]}
+LABS = [LabInfo(name="lab1", title="Lab 1", possible=15, bonus_possible=3),
+        LabInfo(name="lab2", title="Lab 2", possible=15, bonus_possible=3)]
+
+
+def lab(name, *passed):
+    tests = [{"name": t["name"], "status": "pass" if t["name"] in passed else "fail",
+              "message": "", "notes": "", "output": "", "skip_reason": None, "metrics": {}}
+             for t in RUBRIC["tests"]]
+    raw = json.dumps({"device": "test", "seed": 1, "tests": tests}).encode()
+    return score.score_lab(name, RUBRIC, {}, results=score.read_results(raw), state="graded")
+
+
+def class_out(folder):
+    """A gradebook as the batch writes it: three students (one id with an
+    accent, one a spreadsheet would run as a formula) and a rostered one
+    who handed nothing in."""
+    students = {
+        "alice": StudentRecord(id="alice", state="graded", sandbox=True, graders="pool",
+                               labs={"lab1": lab("lab1", "cpu_a", "gpu_b", "gpu_extra"),
+                                     "lab2": lab("lab2", "cpu_a")}),
+        "amélie": StudentRecord(id="amélie", state="graded", sandbox=True, graders="pool",
+                                labs={"lab1": lab("lab1", "cpu_a"),
+                                      "lab2": lab("lab2", "gpu_b", "gpu_extra")}),
+        "=1+1": StudentRecord(id="=1+1", state="graded", sandbox=True, graders="pool",
+                              labs={"lab1": lab("lab1"), "lab2": lab("lab2")}),
+    }
+    outputs.write_class_outputs(folder, students, LABS, roster=["alice", "amélie", "=1+1",
+                                                                "bob"])
+    return export.read_gradebook(folder)
+
+
+def canvas_import(text):
+    """Canvas's reading: a header, the "Points Possible" row set aside,
+    each student found by SIS User ID, every column after Section an
+    assignment."""
+    rows = list(csv.DictReader(io.StringIO(text)))
+    fields = list(rows[0])
+    assert fields[:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"], fields
+    points = next(r for r in rows if r["Student"].strip() == "Points Possible")
+    grades = {r["SIS User ID"]: {a: r[a] for a in fields[5:]} for r in rows
+              if r["Student"].strip() != "Points Possible"}
+    return {a: points[a] for a in fields[5:]}, grades
+
+
+def moodle_import(text, identifier="ID number"):
+    """Moodle's reading: a header, the identifier column mapped to a user
+    field, every other column mapped to a grade item."""
+    rows = list(csv.DictReader(io.StringIO(text)))
+    return {r[identifier]: {k: v for k, v in r.items() if k != identifier} for r in rows}
+
+
+class ExportTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.out = self.tmp.name
+        self.labs, self.possible, self.students = class_out(self.out)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_canvas_reads_the_gradebooks_numbers(self):
+        points, grades = canvas_import(export.canvas(self.labs, self.possible, self.students,
+                                                     "CUDA "))
+        self.assertEqual(points, {"CUDA lab1": "15", "CUDA lab2": "15", "CUDA bonus": "0"})
+        self.assertEqual(set(grades), {"alice", "amélie", "'=1+1", "bob"})
+        for s in self.students:
+            self.assertEqual(grades[s["id"]], {"CUDA lab1": s["lab1"], "CUDA lab2": s["lab2"],
+                                               "CUDA bonus": s["bonus"]})
+        self.assertEqual(grades["alice"], {"CUDA lab1": "15", "CUDA lab2": "5",
+                                           "CUDA bonus": "3"})
+
+    def test_canvas_ids_in_the_field_asked_for(self):
+        text = export.canvas(self.labs, self.possible, self.students, "", "SIS Login ID")
+        rows = list(csv.DictReader(io.StringIO(text)))
+        self.assertEqual({r["SIS Login ID"] for r in rows[1:]}, {"alice", "amélie", "'=1+1",
+                                                                 "bob"})
+        self.assertEqual({r["SIS User ID"] for r in rows}, {""})
+
+    def test_moodle_reads_the_gradebooks_numbers(self):
+        grades = moodle_import(export.moodle(self.labs, self.possible, self.students, ""))
+        self.assertEqual(grades["amélie"], {"lab1": "5", "lab2": "10", "bonus": "3"})
+        self.assertEqual(grades["bob"], {"lab1": "0", "lab2": "0", "bonus": "0"})
+
+    def test_one_total_everywhere(self):
+        """The plain export's total is the gradebook's, bonus apart."""
+        rows = list(csv.DictReader(io.StringIO(export.plain(self.labs, self.possible,
+                                                            self.students, ""))))
+        self.assertEqual(list(rows[0])[:4], ["id", "lab1 (15)", "lab2 (15)", "total (30)"])
+        by_id = {r["id"]: r for r in rows}
+        self.assertEqual((by_id["alice"]["total (30)"], by_id["alice"]["bonus"]), ("20", "3"))
+
+    def test_the_command_line(self):
+        run = [sys.executable, os.path.join(HERE, "..", "..", "grade-submissions"), "export",
+               self.out, "--to", "canvas"]
+        done = subprocess.run(run, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(os.path.exists(os.path.join(self.out, "export-canvas.csv")))
+        with tempfile.TemporaryDirectory() as empty:
+            done = subprocess.run(run[:3] + [empty, "--to", "moodle"], capture_output=True,
+                                  text=True)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("no gradebook", done.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
