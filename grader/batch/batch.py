@@ -713,6 +713,8 @@ class Batch:
         subs, notes = submissions.discover(self.args.submissions)
         for note in notes:
             say(note)
+        for line in roster_summary(self.roster, [s.id for s in subs]):
+            say(line)
         self.record_batch([s.id for s in subs])
         if self.args.shard:
             index, count = self.args.shard
@@ -822,6 +824,23 @@ def _unlink(path):
 
 def _short_hash(text):
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def roster_summary(roster, ids, shown=20):
+    """Before grading: the rostered ids with no submission, and the
+    submissions whose id is on no roster line (an LMS's download name,
+    say), so that a wrong name is fixed before the gradebook says it."""
+    if roster is None:
+        return []
+    rostered, handed_in = {nfc(r) for r in roster}, set(ids)
+
+    def listed(found):
+        return ": " + " ".join(found[:shown]) + (f" and {len(found) - shown} more"
+                                                  if len(found) > shown else "") if found else ""
+    missing = sorted(rostered - handed_in)
+    extra = sorted(handed_in - rostered)
+    return [f"roster: {len(missing)} rostered ids have no submission{listed(missing)}",
+            f"roster: {len(extra)} submissions are on no roster line{listed(extra)}"]
 
 
 def _reports_no_device(results):

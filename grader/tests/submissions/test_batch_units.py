@@ -282,6 +282,19 @@ class RecordsTest(unittest.TestCase):
         self.assertEqual(records.BatchRecord.from_json(batch_json).to_json(), batch_json)
 
 
+class RosterSummaryTest(unittest.TestCase):
+    def test_said_before_grading(self):
+        lines = batch.roster_summary(["alice", "bob", "Ame\u0301lie"],
+                                     ["alice", "bob_12345_67890_submission", "Am\u00e9lie"])
+        self.assertEqual(lines, ["roster: 1 rostered ids have no submission: bob",
+                                 "roster: 1 submissions are on no roster line: "
+                                 "bob_12345_67890_submission"])
+        self.assertEqual(batch.roster_summary(None, ["alice"]), [])
+        many = batch.roster_summary([], [f"s{i:02d}" for i in range(25)], shown=3)
+        self.assertEqual(many[1], "roster: 25 submissions are on no roster line: s00 s01 s02 "
+                                  "and 22 more")
+
+
 class GradedTestsTest(unittest.TestCase):
     def test_only_tests_worth_points(self):
         rubric = {"tests": [{"name": "a", "group": "cpu", "points": 5, "bonus": False},
