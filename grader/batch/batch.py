@@ -41,7 +41,8 @@ import traceback
 from dataclasses import dataclass
 from typing import List, Optional
 
-from . import build, cgroups, course as course_mod, gradescope, outputs, report, review, runner
+from . import build, cgroups, course as course_mod, feedback, gradescope, outputs, report
+from . import review, runner
 from . import gpus as gpus_mod, sandbox as sandbox_mod, score, slots, submissions, tasks, uids
 from .calibrated_curves import CalibratedCurves, CalibrationUnusable
 from .labs import Lab
@@ -646,8 +647,15 @@ class Batch:
                                 ignored=facts.get("ignored", []),
                                 labs={r.lab: r for r in records}, review=flags,
                                 seconds=round(seconds, 1))
+        self.write_feedback(student_out, student)
         write_json_atomic(os.path.join(student_out, "student.json"), student.to_json())  # last
         return student
+
+    def write_feedback(self, student_out, student):
+        """The student's page and its text twin (feedback.py)."""
+        order = [l.name for l in self.course.labs]
+        write_atomic(os.path.join(student_out, "feedback.txt"), feedback.text(student, order))
+        write_atomic(os.path.join(student_out, "feedback.html"), feedback.page(student, order))
 
     def _finish_error(self, sub, error, start) -> StudentRecord:
         student_out = student_dir(self.out, sub.id)
@@ -663,6 +671,7 @@ class Batch:
         student = StudentRecord(id=sub.id, entry=sub.name, state="error", error=error,
                                 submission=sub.kind, course=self.course.fingerprint,
                                 labs={r.lab: r for r in records}, review=[])
+        self.write_feedback(student_out, student)
         write_json_atomic(os.path.join(student_out, "student.json"), student.to_json())
         return student
 

@@ -13,7 +13,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
-from batch import export, outputs, score  # noqa: E402
+from batch import export, feedback, outputs, score  # noqa: E402
 from batch.records import LabInfo, StudentRecord  # noqa: E402
 
 RUBRIC = {"title": "Lab", "tests": [
@@ -122,6 +122,32 @@ class ExportTest(unittest.TestCase):
                                   text=True)
         self.assertEqual(done.returncode, 2)
         self.assertIn("no gradebook", done.stderr)
+
+
+class FeedbackTest(unittest.TestCase):
+    """The student's page: every test's verdict, points and message, how
+    the lab was graded, and nothing of the student's run as HTML."""
+    def student(self):
+        graded = lab("lab1", "cpu_a")
+        graded.tests[1].output = "TODO(1.2) <script>alert(1)</script> wrong & late"
+        graded.files_hash, graded.course = "ab12" * 16, "f00d"
+        return StudentRecord(id="<b>eve</b>", state="graded", labs={"lab1": graded})
+
+    def test_the_text_page(self):
+        page = feedback.text(self.student(), ["lab1", "lab2"], when="2026-11-28 21:00 UTC")
+        self.assertIn("== Lab: 5 of 15 (+0 bonus)", page)
+        self.assertIn("passed                   5 / 5     cpu_a", page)
+        self.assertIn("TODO(1.2) <script>", page)               # text is text
+        self.assertIn("files graded: sha256 " + "ab12" * 16, page)
+
+    def test_the_html_page_escapes_everything(self):
+        page = feedback.page(self.student(), ["lab1"], when="now")
+        self.assertNotIn("<script>", page)
+        self.assertNotIn("<b>eve</b>", page)
+        self.assertIn("&lt;script&gt;alert(1)&lt;/script&gt; wrong &amp; late", page)
+        self.assertIn("&lt;b&gt;eve&lt;/b&gt;", page)
+        self.assertNotIn("src=", page)
+        self.assertNotIn("href=", page)
 
 
 if __name__ == "__main__":
