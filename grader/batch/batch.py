@@ -309,6 +309,7 @@ class Batch:
             kept, _ = self.graded_before(lab_out, files_hash)
             if kept is not None:
                 return kept
+        keep_history(lab_out)
         start = time.monotonic()
         rubric = self.course.rubrics[lab.name]
         curve = self.course.curves.get(lab.name, {})
@@ -833,6 +834,21 @@ def _unlink(path):
 
 def _short_hash(text):
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def keep_history(lab_out):
+    """Before a lab is graded again: its last record moves to
+    labN/history/<when>-<hash of the files it graded>.json, so that a
+    dispute can be answered with what was graded, when, and how."""
+    done = os.path.join(lab_out, "lab.json")
+    if not os.path.exists(done):
+        return
+    old = read_json(done, {})
+    files = (old.get("files_hash") or "unknown") if isinstance(old, dict) else "unreadable"
+    when = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(os.path.getmtime(done)))
+    history = os.path.join(lab_out, "history")
+    os.makedirs(history, exist_ok=True)
+    os.replace(done, os.path.join(history, f"{when}-{files[:16]}.json"))
 
 
 def roster_summary(roster, ids, shown=20):

@@ -304,9 +304,18 @@ def summary(students: Dict[str, StudentRecord], ids, labs_info: List[LabInfo]):
         for r in submitted:
             for t in r.tests:
                 e = tests.setdefault(t.name, {"passed": 0, "failed": 0, "not_graded_no_gpu": 0,
+                                              "not_graded": 0, "did_not_build": 0,
                                               "ratios": []})
-                if t.no_gpu:
+                # A pass rate counts only the runs that graded the test: a
+                # lab that did not build, or a test not graded (no GPU, a
+                # ratio this GPU cannot grade, an error row), is shown apart,
+                # never as a failure.
+                if r.state != "graded":
+                    e["did_not_build" if r.state == "build_failed" else "not_graded"] += 1
+                elif t.no_gpu:
                     e["not_graded_no_gpu"] += 1
+                elif t.not_gradable:
+                    e["not_graded"] += 1
                 elif t.status == "passed":
                     e["passed"] += 1
                 else:

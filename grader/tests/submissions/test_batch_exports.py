@@ -150,5 +150,20 @@ class FeedbackTest(unittest.TestCase):
         self.assertNotIn("href=", page)
 
 
+class PassRateTest(unittest.TestCase):
+    def test_only_graded_runs_count(self):
+        """A lab that did not build is "did not build", never a failure of
+        every test in it (the class report once showed lab 3's GPU tests at
+        0% for one compile error)."""
+        built = lab("lab1", "cpu_a", "gpu_b")
+        broken = score.score_lab("lab1", RUBRIC, {}, state="build_failed", reason="x")
+        students = {"a": StudentRecord(id="a", state="graded", labs={"lab1": built}),
+                    "b": StudentRecord(id="b", state="graded", labs={"lab1": broken})}
+        tests = outputs.summary(students, ["a", "b"], LABS[:1])["labs"]["lab1"]["tests"]
+        self.assertEqual((tests["gpu_b"]["passed"], tests["gpu_b"]["failed"],
+                          tests["gpu_b"]["did_not_build"], tests["gpu_b"]["pass_rate"]),
+                         (1, 0, 1, 1.0))
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

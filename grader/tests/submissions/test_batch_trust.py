@@ -547,6 +547,13 @@ class RegradeTest(unittest.TestCase):
         self.grade(b, self.hand_in("s1", {LAB1: b"int b;\n"}))
         self.assertEqual(self.builds, ["lab1", "lab1"])
         self.assertEqual(self.said, ["s1: grading again: lab1 (the submission changed)"])
+        # The first result is kept beside the new one, named by its files' hash.
+        first = self.record(b, "s1")["labs"]["lab1"]["files_hash"]
+        history = os.path.join(outputs.student_dir(b.out, "s1"), "lab1", "history")
+        kept = os.listdir(history)
+        self.assertEqual(len(kept), 1)
+        self.assertNotEqual(kept[0].split("-", 1)[1][:16], first[:16])  # the old files' hash
+        self.assertEqual(read_json(os.path.join(history, kept[0]))["lab"], "lab1")
         # A lab handed in late: not submitted before, now its file is there.
         self.grade(b, self.hand_in("s1", {LAB1: b"int b;\n", LAB2: b"int c;\n"}))
         self.assertEqual(self.builds, ["lab1", "lab1", "lab2"])
