@@ -24,6 +24,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import time
 
 from . import labs as labs_mod
 from . import score
@@ -145,8 +146,13 @@ def _build(course_root, cache, arch, jobs, env, fp):
     log = os.path.join(cache, "prepare.log")
     env = dict(env or os.environ)
     say(f"preparing the course once (a student copy and its shared build): {log}")
+    started = time.monotonic()
+
+    def step(what):  # the preparation takes about a minute: say where it is
+        say(f"  {what} ({time.monotonic() - started:.0f} s so far)")
 
     if os.path.isdir(os.path.join(course_root, "solutions")):
+        step(f"making the student copy, answer libraries for sm_{arch}")
         # The course repository: the copy students get, answer libraries
         # compiled for this batch's GPU only (faster than dist-student's list).
         env["DIST_ARCHS"] = arch
@@ -160,14 +166,17 @@ def _build(course_root, cache, arch, jobs, env, fp):
 
     cmake = ["cmake", "-S", src, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
              f"-DCMAKE_CUDA_ARCHITECTURES={arch}-real", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+    step("configuring it")
     if _run_logged(cmake, log, env=env) != 0:
         raise RuntimeError(f"configuring the course failed; see {log}")
     labs = labs_mod.discover(src)
     targets = [lab.check_target for lab in labs]
+    step(f"building the graders of {len(targets)} labs with {jobs} jobs")
     if _run_logged(["cmake", "--build", build, "-j", str(jobs), "--target"] + targets,
                    log, env=env) != 0:
         raise RuntimeError(f"building the course's graders failed; see {log}")
 
+    step("reading each lab's build recipe and rubric")
     info = {"fingerprint": fp, "src": src, "build": build, "arch": arch,
             "recipes": {}, "rubrics": {}}
     commands = read_json(os.path.join(build, "compile_commands.json"), [])
