@@ -175,10 +175,13 @@ class Batch:
         user = "root" if os.geteuid() == 0 else "the batch's user"
         try:
             nodes = sorted({n for g in self.gpus for n in gpus_mod.device_nodes(g)})
-            if not self.sandbox.enabled or os.geteuid() != 0:
-                sandbox_mod.enable_pool(self.sandbox, None, nodes)  # says why not
+            sandbox_mod.check_pool_possible(self.sandbox)  # before a pool is claimed
             pool = uids.claim(self.args.uid_base, self.jobs, len(self.labs))
-            sandbox_mod.enable_pool(self.sandbox, pool.probe_uid, nodes)
+            try:
+                sandbox_mod.enable_pool(self.sandbox, pool.probe_uid, nodes)
+            except sandbox_mod.SandboxError:
+                pool.lock.close()  # another batch may take this pool
+                raise
             self.pool = pool
             say(f"graders' uids: {self.pool.base}..{self.pool.probe_uid} (two per lab of each of "
                 f"{self.jobs} students at once)")
@@ -395,10 +398,8 @@ class Batch:
         res, raw, log = self._run_grader(built, gpu, share_lock, at_once)
         results, problem, reason = self._read_results(raw, lab_out)
         if gpu is not None and _reports_no_device(results):
-            say(f"{lab_out}: the grader found no CUDA device on {gpu.describe()}; running "
-                "it again")
-            res, raw, again = self._run_grader(built, gpu, share_lock, at_once)
-            log += "\n== run again: the first run reported no CUDA device\n" + again
+            res, raw, log = self._run_again(built, gpu, share_lock, at_once, log,
+                                            f"the grader found no CUDA device on {gpu.describe()}")
             results, problem, reason = self._read_results(raw, lab_out)
             if _reports_no_device(results):
                 proof = self.probe_worker(gpu)
@@ -409,9 +410,8 @@ class Batch:
         if self.pool and _runner_failed(results):
             # The runner's uid runs nothing of the student's: a test it could
             # not start is the machine's trouble, not the student's.
-            say(f"{lab_out}: the runner could not start a test; running the lab again")
-            res, raw, again = self._run_grader(built, gpu, share_lock, at_once)
-            log += "\n== run again: the runner could not start a test\n" + again
+            res, raw, log = self._run_again(built, gpu, share_lock, at_once, log,
+                                            "the runner could not start a test")
             results, problem, reason = self._read_results(raw, lab_out)
             if _runner_failed(results):
                 raise build.InfraError("a lab's runner could not start its tests twice (out of "
@@ -441,6 +441,13 @@ class Batch:
                              gpu_shared=share_lock is not None and gpu is not None,
                              gpu=gpu.name if gpu else None, gpu_uuid=gpu.uuid if gpu else None)
         return self._finish_lab(lab_out, record, built.start)
+
+    def _run_again(self, built, gpu, share_lock, at_once, log, why):
+        """One more run of a lab's grader, said and logged after the runs
+        before it: (runner.Result, raw results, every run's log)."""
+        say(f"{built.lab_out}: {why}; running the lab again")
+        res, raw, again = self._run_grader(built, gpu, share_lock, at_once)
+        return res, raw, f"{log}\n== run again: {why}\n{again}"
 
     def _run_grader(self, built, gpu, share_lock, at_once):
         """One run of a lab's grader: (runner.Result, the raw results, the
@@ -723,7 +730,7 @@ class Batch:
         subs, notes = submissions.discover(self.args.submissions)
         for note in notes:
             say(note)
-        for line in roster_summary(self.roster, [s.id for s in subs]):
+        for line in outputs.roster_summary(self.roster, [s.id for s in subs]):
             say(line)
         self.record_batch([s.id for s in subs])
         if self.args.shard:
@@ -849,23 +856,6 @@ def keep_history(lab_out):
     history = os.path.join(lab_out, "history")
     os.makedirs(history, exist_ok=True)
     os.replace(done, os.path.join(history, f"{when}-{files[:16]}.json"))
-
-
-def roster_summary(roster, ids, shown=20):
-    """Before grading: the rostered ids with no submission, and the
-    submissions whose id is on no roster line (an LMS's download name,
-    say), so that a wrong name is fixed before the gradebook says it."""
-    if roster is None:
-        return []
-    rostered, handed_in = {nfc(r) for r in roster}, set(ids)
-
-    def listed(found):
-        return ": " + " ".join(found[:shown]) + (f" and {len(found) - shown} more"
-                                                  if len(found) > shown else "") if found else ""
-    missing = sorted(rostered - handed_in)
-    extra = sorted(handed_in - rostered)
-    return [f"roster: {len(missing)} rostered ids have no submission{listed(missing)}",
-            f"roster: {len(extra)} submissions are on no roster line{listed(extra)}"]
 
 
 def _reports_no_device(results):

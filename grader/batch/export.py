@@ -94,15 +94,17 @@ def plain(labs, possible, students, prefix, id_field="id"):
 
 
 WRITERS = {"canvas": canvas, "moodle": moodle, "csv": plain}
+ID_FIELDS = {"canvas": "SIS User ID", "moodle": "ID number", "csv": "id"}
 
 
 def export(out, to, dest=None, prefix="", id_field=None):
     """Writes OUT's gradebook as `to` into `dest` (default
-    OUT/export-<to>.csv); returns the path."""
+    OUT/export-<to>.csv), the ids in `id_field` (default: the format's own);
+    returns the path."""
     labs, possible, students = read_gradebook(out)
-    if to == "canvas" and id_field and id_field not in CANVAS_ID_FIELDS:
+    id_field = id_field or ID_FIELDS[to]
+    if to == "canvas" and id_field not in CANVAS_ID_FIELDS:
         raise ExportError(f"--id-field for canvas is one of {', '.join(CANVAS_ID_FIELDS)}")
-    args = (labs, possible, students, prefix) + ((id_field,) if id_field else ())
     dest = dest or os.path.join(out, f"export-{to}.csv")
-    write_atomic(dest, WRITERS[to](*args))
+    write_atomic(dest, WRITERS[to](labs, possible, students, prefix, id_field))
     return dest

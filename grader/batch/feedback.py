@@ -27,6 +27,12 @@ def _points(x):
     return f"{x:g}"
 
 
+def _heading(lab, name):
+    """"Lab 1: 55 of 105 (+3 bonus)" of a lab record."""
+    bonus = f" (+{_points(lab.bonus)} bonus)" if lab.bonus_possible else ""
+    return f"{lab.title or name}: {_points(lab.score)} of {_points(lab.possible)}{bonus}"
+
+
 def _lab_facts(lab):
     """Lines about how a lab was graded (its files, the course, the GPU)."""
     facts = [f"state: {lab.state}" + (f" ({lab.reason})" if lab.reason else "")]
@@ -51,8 +57,7 @@ def text(rec: StudentRecord, lab_order, when=None):
         lab = rec.labs.get(name)
         if lab is None:
             continue
-        lines += [f"== {lab.title or name}: {_points(lab.score)} of {_points(lab.possible)}" +
-                  (f" (+{_points(lab.bonus)} bonus)" if lab.bonus_possible else "")]
+        lines.append("== " + _heading(lab, name))
         lines += ["   " + fact for fact in _lab_facts(lab)]
         for t in lab.tests:
             lines.append(f"   {_verdict(t):<20} {_points(t.score):>5} / {_points(t.max_score):<5} "
@@ -79,9 +84,7 @@ def page(rec: StudentRecord, lab_order, when=None):
         lab = rec.labs.get(name)
         if lab is None:
             continue
-        bonus = f" (+{_points(lab.bonus)} bonus)" if lab.bonus_possible else ""
-        parts += [f"<h2>{e(lab.title or name)}: {_points(lab.score)} of "
-                  f"{_points(lab.possible)}{bonus}</h2>",
+        parts += [f"<h2>{e(_heading(lab, name))}</h2>",
                   "<ul>" + "".join(f"<li>{e(f)}</li>" for f in _lab_facts(lab)) + "</ul>",
                   "<table><tr><th>test</th><th>verdict</th><th>points</th><th>message</th></tr>"]
         for t in lab.tests:

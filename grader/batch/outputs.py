@@ -146,6 +146,23 @@ def _roster_column(path, line, header, column):
     return hits[0]
 
 
+def roster_summary(roster, ids, shown=20):
+    """Before grading: the rostered ids with no submission, and the
+    submissions whose id is on no roster line (an LMS's download name,
+    say), so that a wrong name is fixed before the gradebook says it."""
+    if roster is None:
+        return []
+    rostered, handed_in = {nfc(r) for r in roster}, set(ids)
+
+    def listed(found):
+        return ": " + " ".join(found[:shown]) + (f" and {len(found) - shown} more"
+                                                  if len(found) > shown else "") if found else ""
+    missing = sorted(rostered - handed_in)
+    extra = sorted(handed_in - rostered)
+    return [f"roster: {len(missing)} rostered ids have no submission{listed(missing)}",
+            f"roster: {len(extra)} submissions are on no roster line{listed(extra)}"]
+
+
 def _labs_with(rec: StudentRecord, lab_names, **want):
     """The labs of `lab_names` whose record has every field as in `want`."""
     return [n for n in lab_names if n in rec.labs and

@@ -158,19 +158,25 @@ def _try(box, argv):
         return subprocess.CompletedProcess(argv, 126, "", str(e))
 
 
-def enable_pool(box, uid, device_nodes=()):
-    """Lets the sandbox run commands as pool uids: root, setpriv there, and
-    a test uid `uid` that runs a command in it (with the GPU nodes' group
-    where their mode shuts others out: 0660 root:video, say). Raises
-    SandboxError with the reason otherwise."""
+def check_pool_possible(box):
+    """Raises SandboxError with the reason when this batch cannot run
+    commands as other uids at all (no sandbox, not root, no setpriv)."""
     if not box.enabled:
         raise SandboxError("there is no sandbox to switch users in (--no-sandbox)")
     if os.geteuid() != 0:
         raise SandboxError("the batch is not run as root, so it cannot run graders as uids of "
                            "their own")
-    box.setpriv = shutil.which("setpriv")
-    if box.setpriv is None:
+    if shutil.which("setpriv") is None:
         raise SandboxError("setpriv (util-linux) is not installed")
+
+
+def enable_pool(box, uid, device_nodes=()):
+    """Lets the sandbox run commands as pool uids (check_pool_possible),
+    proven by a test uid `uid` that runs a command in it (with the GPU
+    nodes' group where their mode shuts others out: 0660 root:video, say).
+    Raises SandboxError with the reason otherwise."""
+    check_pool_possible(box)
+    box.setpriv = shutil.which("setpriv")
     for node in device_nodes:
         st = os.stat(node)
         if st.st_mode & 0o006 != 0o006:

@@ -37,11 +37,11 @@ def claim(base, slots, labs, lock_dir=None, proc="/proc", folders=("/tmp", "/var
     this machine holds (a lock file each, held for the batch's life) and
     that nothing uses (check_unused). Raises PoolError."""
     lock_dir = lock_dir or next((d for d in LOCK_DIRS if os.access(d, os.W_OK)), "/tmp")
+    if 2 * slots * labs + 1 > BLOCK:
+        raise PoolError(f"{2 * slots * labs + 1} uids do not fit one block of {BLOCK}")
     reasons = []
     for k in range(BLOCKS_TRIED):
         pool = UidPool(base + k * BLOCK, slots, labs)
-        if 2 * slots * labs + 1 > BLOCK:
-            raise PoolError(f"{2 * slots * labs + 1} uids do not fit one block of {BLOCK}")
         handle = open(os.path.join(lock_dir, f"cuda-labs-uids.{pool.base}.lock"), "a")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -1,11 +1,18 @@
 #include "device_info.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cuda_runtime_api.h>
 
 int device_count(void)
 {
+    /* Set and empty: whoever started this program (the batch's --no-gpu)
+     * says there is no GPU for it, whatever CUDA would fail with on the way
+     * to the same answer (a test program out of threads gets an OS error). */
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    if (visible && !*visible)
+        return 0;
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err == cudaSuccess)

@@ -8,7 +8,8 @@
 extern "C" {
 #endif
 
-/* Number of usable CUDA devices; 0 when there is no driver or no device;
+/* Number of usable CUDA devices; 0 when there is no driver or no device,
+ * or when CUDA_VISIBLE_DEVICES is set and empty;
  * -1 when CUDA failed to start for another reason (device_count_error
  * says which), which callers treat as a failure, never as "no GPU". */
 int device_count(void);

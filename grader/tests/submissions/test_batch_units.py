@@ -16,7 +16,7 @@ import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, records, review, runner, sandbox, score, slots, submissions, tasks, uids  # noqa: E402,E501
+from batch import batch, outputs, records, review, runner, sandbox, score, slots, submissions, tasks, uids  # noqa: E402,E501
 from batch.calibrated_curves import CalibratedCurves, CalibrationUnusable  # noqa: E402
 
 FORK_LOOP = """
@@ -284,13 +284,13 @@ class RecordsTest(unittest.TestCase):
 
 class RosterSummaryTest(unittest.TestCase):
     def test_said_before_grading(self):
-        lines = batch.roster_summary(["alice", "bob", "Ame\u0301lie"],
+        lines = outputs.roster_summary(["alice", "bob", "Ame\u0301lie"],
                                      ["alice", "bob_12345_67890_submission", "Am\u00e9lie"])
         self.assertEqual(lines, ["roster: 1 rostered ids have no submission: bob",
                                  "roster: 1 submissions are on no roster line: "
                                  "bob_12345_67890_submission"])
-        self.assertEqual(batch.roster_summary(None, ["alice"]), [])
-        many = batch.roster_summary([], [f"s{i:02d}" for i in range(25)], shown=3)
+        self.assertEqual(outputs.roster_summary(None, ["alice"]), [])
+        many = outputs.roster_summary([], [f"s{i:02d}" for i in range(25)], shown=3)
         self.assertEqual(many[1], "roster: 25 submissions are on no roster line: s00 s01 s02 "
                                   "and 22 more")
 
