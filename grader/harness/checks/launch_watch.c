@@ -17,6 +17,8 @@
  * list. A call that launches more kernels than the watch keeps fails too:
  * a launch past the record is never waved through. */
 #include "copy_watch.h"
+#include "early_context.h"
+#include "graph_watch.h"
 #include "launch_watch.h"
 #include "activity_recorder.h"
 #include "harness.h"
@@ -36,7 +38,8 @@
 
 typedef struct {
     const void *func; /* runtime launches: the host function */
-    void *cufunc;     /* driver launches: the CUfunction */
+    void *cufunc;     /* driver launches and graph nodes: the CUfunction */
+    void *cukernel;   /* graph nodes that name a CUkernel instead */
     unsigned grid[3], block[3], shared_bytes;
 } noted_launch;
 
@@ -53,8 +56,15 @@ static int started, watching;     /* watching: CUPTI subscribed */
  * calls then fail; they are never "not checked". */
 static int refused;
 static int judging = 1;           /* launch_watch_judge */
-static char refused_api[64];      /* the first refused launch API of this call */
+static char refused_api[256];     /* the first refused launch of this call, and why */
 static char not_watching[200];    /* why not */
+/* Launches outside every student call from a thread other than the one the
+ * test runs on: student code (a thread it started, a host function CUDA
+ * ran) launching where no call of it is judged. The test fails. */
+static pthread_t test_thread;
+static char stray[256];
+/* A CUDA context existed before the watch started (early_context.h). */
+static char early[200];
 static char *symbols;             /* the student's `nm -P` list, or NULL */
 
 /* ------------------------------------------------------------- the rule */
@@ -132,18 +142,54 @@ static void load_symbols(void)
 #if ACTIVITY_RECORDER_HAVE_CUPTI
 static __thread int in_runtime_launch;
 
-static void note(const void *func, void *cufunc, unsigned gx, unsigned gy, unsigned gz,
-                 unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes)
+/* Under `lock`: a launch (or a refused one) outside every student call,
+ * from another thread than the test's, is remembered for the test to fail. */
+static void note_stray(const char *what)
+{
+    if (depth == 0 && !pthread_equal(pthread_self(), test_thread) && !stray[0])
+        snprintf(stray, sizeof stray, "%s", what);
+}
+
+static void note_kernel(const void *func, void *cufunc, void *cukernel, const unsigned grid[3],
+                        const unsigned block[3], unsigned shared_bytes)
 {
     pthread_mutex_lock(&lock);
+    note_stray("a kernel launch");
     if (depth > 0) {
         if (noted_count < LAUNCH_WATCH_KEEP)
-            noted[noted_count++] = (noted_launch){func, cufunc, {gx, gy, gz}, {bx, by, bz},
-                                                  shared_bytes};
+            noted[noted_count++] = (noted_launch){func, cufunc, cukernel,
+                                                  {grid[0], grid[1], grid[2]},
+                                                  {block[0], block[1], block[2]}, shared_bytes};
         else
             ++noted_dropped;
     }
     pthread_mutex_unlock(&lock);
+}
+
+static void note(const void *func, void *cufunc, unsigned gx, unsigned gy, unsigned gz,
+                 unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes)
+{
+    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+    note_kernel(func, cufunc, NULL, grid, block, shared_bytes);
+}
+
+static void refuse_because(const char *api, const char *why);
+
+/* A graph launch: each kernel of the executable graph is a launch; an
+ * executable graph_watch.h cannot vouch for is refused. */
+static void note_graph(const char *api, const void *exec)
+{
+    static graph_kernel kernels[GRAPH_WATCH_KERNELS]; /* under graph_lock */
+    static pthread_mutex_t graph_lock = PTHREAD_MUTEX_INITIALIZER;
+    char why[200];
+    pthread_mutex_lock(&graph_lock);
+    int count = graph_watch_kernels(exec, kernels, why, sizeof why);
+    if (count < 0)
+        refuse_because(api, why);
+    for (int i = 0; i < count; ++i)
+        note_kernel(NULL, kernels[i].function, kernels[i].kernel, kernels[i].grid,
+                    kernels[i].block, kernels[i].shared_bytes);
+    pthread_mutex_unlock(&graph_lock);
 }
 
 static void on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -172,6 +218,18 @@ static void on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
             grid = p->config->gridDim, block = p->config->blockDim,
             shared = p->config->dynamicSmemBytes;
         break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000: {
+        /* Both parameter structs start with the executable graph. */
+        const cudaGraphLaunch_v10000_params *p = cb->functionParams;
+        if (cb->callbackSite == CUPTI_API_ENTER) {
+            ++in_runtime_launch;
+            note_graph("cudaGraphLaunch", p->graphExec);
+        } else if (in_runtime_launch > 0) {
+            --in_runtime_launch;
+        }
+        return;
     }
     default:
         return;
@@ -214,22 +272,30 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
             note(NULL, p->f, 0, 0, 0, 0, 0, 0, 0);
         break;
     }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: {
+        const cuGraphLaunch_params *p = cb->functionParams;
+        note_graph("cuGraphLaunch", p->hGraph);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: {
+        const cuGraphLaunch_ptsz_params *p = cb->functionParams;
+        note_graph("cuGraphLaunch", p->hGraphExec);
+        break;
+    }
     default:
         break;
     }
 }
 
-/* The launches no lab needs and this watch cannot judge kernel by kernel. */
+/* The launches no lab needs and this watch cannot judge kernel by kernel.
+ * (A graph launch is judged by the kernels graph_watch.h read from it.) */
 static const CUpti_CallbackId refused_runtime_ids[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020,
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000,
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_v10000,
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_ptsz_v10000};
 static const CUpti_CallbackId refused_driver_ids[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
@@ -239,7 +305,7 @@ static const CUpti_CallbackId refused_driver_ids[] = {
  * CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000) reaches
  * cuLaunchKernel, whose callback notes it. */
 
-static int is_refused(const CUpti_CallbackId *ids, size_t n, CUpti_CallbackId cbid)
+static int listed(const CUpti_CallbackId *ids, size_t n, CUpti_CallbackId cbid)
 {
     for (size_t i = 0; i < n; ++i)
         if (ids[i] == cbid)
@@ -247,26 +313,52 @@ static int is_refused(const CUpti_CallbackId *ids, size_t n, CUpti_CallbackId cb
     return 0;
 }
 
+static void refuse_because(const char *api, const char *why)
+{
+    pthread_mutex_lock(&lock);
+    note_stray(api);
+    if (depth > 0 && !refused_api[0] && why)
+        snprintf(refused_api, sizeof refused_api, "%s (%s)", api, why);
+    else if (depth > 0 && !refused_api[0])
+        snprintf(refused_api, sizeof refused_api, "%s", api);
+    pthread_mutex_unlock(&lock);
+}
+
 static void refuse(const CUpti_CallbackData *cb)
 {
-    if (cb->callbackSite != CUPTI_API_ENTER)
-        return;
-    pthread_mutex_lock(&lock);
-    if (depth > 0 && !refused_api[0])
-        snprintf(refused_api, sizeof refused_api, "%s",
-                 cb->functionName ? cb->functionName : "a launch API");
-    pthread_mutex_unlock(&lock);
+    if (cb->callbackSite == CUPTI_API_ENTER)
+        refuse_because(cb->functionName ? cb->functionName : "a launch API", NULL);
+}
+
+/* graph_watch.h's events: executable graphs made, destroyed or edited. */
+static int on_graph_event(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data)
+{
+    int n = 0;
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        graph_watch_on_resource(cbid, data);
+        return 1;
+    }
+    const unsigned *edits = domain == CUPTI_CB_DOMAIN_RUNTIME_API
+                                ? graph_watch_edit_runtime_callbacks(&n)
+                                : graph_watch_edit_driver_callbacks(&n);
+    if (!listed(edits, (size_t)n, cbid))
+        return 0;
+    if (((const CUpti_CallbackData *)data)->callbackSite == CUPTI_API_ENTER)
+        graph_watch_on_edit();
+    return 1;
 }
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                  const void *data)
 {
     (void)user;
+    if (on_graph_event(domain, cbid, data))
+        return;
     if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-         is_refused(refused_runtime_ids, sizeof refused_runtime_ids / sizeof *refused_runtime_ids,
+         listed(refused_runtime_ids, sizeof refused_runtime_ids / sizeof *refused_runtime_ids,
                     cbid)) ||
         (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-         is_refused(refused_driver_ids, sizeof refused_driver_ids / sizeof *refused_driver_ids,
+         listed(refused_driver_ids, sizeof refused_driver_ids / sizeof *refused_driver_ids,
                     cbid))) {
         refuse(data);
         return;
@@ -300,12 +392,15 @@ static int subscribe(void)
         CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
         CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
         CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060};
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+        CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000};
     static const CUpti_CallbackId driver_ids[] = {
         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
     for (size_t i = 0; i < sizeof runtime_ids / sizeof runtime_ids[0]; ++i)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_ids[i]);
     for (size_t i = 0; i < sizeof driver_ids / sizeof driver_ids[0]; ++i)
@@ -314,43 +409,53 @@ static int subscribe(void)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, refused_runtime_ids[i]);
     for (size_t i = 0; i < sizeof refused_driver_ids / sizeof *refused_driver_ids; ++i)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, refused_driver_ids[i]);
-    int copies = 0;
-    const unsigned *copy_ids = copy_watch_callbacks(&copies);
-    for (int i = 0; i < copies; ++i)
-        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, copy_ids[i]);
+    int count = 0;
+    const unsigned *ids = copy_watch_callbacks(&count);
+    for (int i = 0; i < count; ++i)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, ids[i]);
+    ids = graph_watch_resource_callbacks(&count);
+    for (int i = 0; i < count; ++i)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, ids[i]);
+    ids = graph_watch_edit_runtime_callbacks(&count);
+    for (int i = 0; i < count; ++i)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, ids[i]);
+    ids = graph_watch_edit_driver_callbacks(&count);
+    for (int i = 0; i < count; ++i)
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]);
     return 1;
 }
 
-/* The driver's cuFuncGetName, looked up when first needed: linking libcuda
- * would stop every grader from starting on a machine without a GPU driver,
- * where its CPU checks must still run. */
+/* The driver's cuFuncGetName and cuKernelGetName, looked up when first
+ * needed: linking libcuda would stop every grader from starting on a
+ * machine without a GPU driver, where its CPU checks must still run. */
 typedef CUresult (*func_get_name_fn)(const char **, CUfunction);
+typedef CUresult (*kernel_get_name_fn)(const char **, CUkernel);
 
-static func_get_name_fn driver_func_get_name(void)
+static void *driver_symbol(const char *symbol)
 {
-    static func_get_name_fn fn;
-    static int looked;
-    if (!looked) {
-        looked = 1;
-        void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-        if (!driver)
-            driver = dlopen("libcuda.so.1", RTLD_NOW);
-        if (driver)
-            fn = (func_get_name_fn)dlsym(driver, "cuFuncGetName");
-    }
-    return fn;
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (!driver)
+        driver = dlopen("libcuda.so.1", RTLD_NOW);
+    return driver ? dlsym(driver, symbol) : NULL;
 }
 
 static void name_of(const noted_launch *n, char *out, size_t size)
 {
-    const char *name = NULL;
-    if (n->func) {
-        cudaFuncGetName(&name, n->func);
-    } else if (n->cufunc) {
-        func_get_name_fn get = driver_func_get_name();
-        if (get)
-            get(&name, (CUfunction)n->cufunc);
+    static func_get_name_fn func_name;
+    static kernel_get_name_fn kernel_name;
+    static int looked;
+    if (!looked) {
+        looked = 1;
+        func_name = (func_get_name_fn)driver_symbol("cuFuncGetName");
+        kernel_name = (kernel_get_name_fn)driver_symbol("cuKernelGetName");
     }
+    const char *name = NULL;
+    if (n->func)
+        cudaFuncGetName(&name, n->func);
+    else if (n->cufunc && func_name)
+        func_name(&name, (CUfunction)n->cufunc);
+    else if (n->cukernel && kernel_name)
+        kernel_name(&name, (CUkernel)n->cukernel);
     cudaGetLastError(); /* a lookup that failed must not look like the student's error */
     snprintf(out, size, "%s", name ? name : "");
 }
@@ -380,6 +485,8 @@ void launch_watch_start(void)
     if (started)
         return;
     started = 1;
+    test_thread = pthread_self();
+    early_context_found(early, sizeof early);
     if (getenv("GRADER_NO_LAUNCH_WATCH")) {
         snprintf(not_watching, sizeof not_watching, "GRADER_NO_LAUNCH_WATCH is set");
         return;
@@ -417,10 +524,17 @@ void launch_watch_end(void)
     pthread_mutex_unlock(&lock);
     if (!outer)
         return;
+    if (early[0] && judging)
+        GRADER_FAIL("%s could not be judged: %s before the test began. Code that runs before "
+                    "main (a static constructor in your file, or in a library it pulls in) used "
+                    "the GPU where the grader cannot see it; do GPU work only inside your lab's "
+                    "functions.", call_name, early);
+    launch_watch_finish();
     if (refused_here[0] && judging)
         GRADER_FAIL("%s launched work through %s, which the grader cannot judge kernel by kernel "
-                    "(a CUDA graph, a legacy or multi-device launch, or a host function on a "
-                    "stream): launch your own kernels with <<<...>>> or cudaLaunchKernel.",
+                    "(a CUDA graph it could not read, a legacy or multi-device launch, or a host "
+                    "function on a stream): launch your own kernels with <<<...>>>, "
+                    "cudaLaunchKernel, or a CUDA graph of them made in the same run.",
                     call_name, refused_here);
     if (dropped > 0 && judging)
         GRADER_FAIL("%s launched %d kernels, more than the %d the grader keeps to judge: the "
@@ -475,6 +589,19 @@ void launch_watch_end(void)
                     "will do).",
                     call_name, shown, why);
     }
+}
+
+void launch_watch_finish(void)
+{
+    pthread_mutex_lock(&lock);
+    char stray_here[sizeof stray];
+    memcpy(stray_here, stray, sizeof stray_here);
+    pthread_mutex_unlock(&lock);
+    if (stray_here[0] && judging)
+        GRADER_FAIL("your code made %s outside every graded call, from a thread of its own (one "
+                    "it started, or a host function CUDA ran): the grader judges only the work "
+                    "your lab's functions launch while they run, so this test is not graded as "
+                    "passed.", stray_here);
 }
 
 int launch_watch_end_status(int status)

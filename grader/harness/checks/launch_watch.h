@@ -40,7 +40,10 @@ typedef struct {
  * student's place). Judged by default. */
 void launch_watch_judge(int judge);
 
-/* Starts watching launches for this test process; idempotent. */
+/* Starts watching launches for this test process; idempotent. The test
+ * program calls it as its GPU test starts, before the grader uses CUDA: the
+ * thread it runs on is the test's, and a CUDA context that exists by then
+ * (early_context.h) fails every judged call. */
 void launch_watch_start(void);
 
 /* A student call begins: launches until launch_watch_end count as its own.
@@ -50,6 +53,10 @@ void launch_watch_begin(const char *call);
 /* The call ended: fails the test (GRADER_FAIL) when it launched a kernel
  * that is not the student's, naming the kernel and why it does not count. */
 void launch_watch_end(void);
+
+/* The test is over (or a student call ended): fails it when a launch came
+ * from another thread than the test's, outside every student call. */
+void launch_watch_finish(void);
 
 /* launch_watch_end, then `status`: GPU_STUDENT_CALL's second half. */
 int launch_watch_end_status(int status);

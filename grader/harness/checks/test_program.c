@@ -121,6 +121,10 @@ static int harness_child_main(const grader_suite *suite, int argc, char **argv)
     /* An instructor's GRADER_SM_COUNT (sm_limit.h): the GPU's tests run in a
      * green context of that many SMs, made current before CUDA is used; the
      * device probe too, so that its line states the SMs granted. */
+    /* The launch watch starts before the grader touches CUDA, so that a
+     * context made before main is seen for what it is (launch_watch.h). */
+    if (!probe && test->group != GROUP_CPU)
+        launch_watch_start();
     char limit_message[RECORD_TEXT_BYTES];
     int sms = !probe && test->group == GROUP_CPU
                   ? 0 : sm_limit_apply(limit_message, sizeof limit_message);
@@ -134,7 +138,8 @@ static int harness_child_main(const grader_suite *suite, int argc, char **argv)
     /* _exit: the student's atexit handlers and destructors would run after
      * the outcome is set; the test is over when the test function returns. */
     int code = probe ? probe_device()
-                     : harness_run_test(suite->lab, test, capture_fd, prepare_gpu_side);
+                     : harness_run_test(suite->lab, test, capture_fd, prepare_gpu_side,
+                                        launch_watch_finish);
     fflush(NULL);
     _exit(code);
 }

@@ -28,8 +28,9 @@ enum { DEFAULT_SEED = 20261121 };
 
 /* Shared with the runner: the memfd it handed over, mapped. */
 result_record *harness_shared;
-/* In a child: the test it runs. */
+/* In a child: the test it runs, and harness_run_test's `finish`. */
 static const grader_test *child_test;
+static void (*child_finish)(void);
 
 /* ------------------------------------------------ what the test prints */
 
@@ -227,6 +228,8 @@ static void child_trampoline(void **state)
     restore_crash_signals();
     output_to_capture();
     child_test->run(state);
+    if (child_finish)
+        child_finish();
     output_to_nowhere();
     /* Only here do we know the test function returned: an exit() from
      * student code never gets this far. */
@@ -246,10 +249,11 @@ static int child_teardown(void **state)
 }
 
 int harness_run_test(const char *group, const grader_test *test, int capture,
-                     void (*prepare)(const grader_test *test))
+                     void (*prepare)(const grader_test *test), void (*finish)(void))
 {
     prepare_output(capture);
     child_test = test;
+    child_finish = finish;
     if (prepare)
         prepare(test);
     const struct CMUnitTest one[] = {{test->name, child_trampoline, NULL, child_teardown, NULL}};
@@ -280,7 +284,7 @@ int harness_replay_child(const grader_test *test, int capture_fd, int calls_fd)
     }
     /* No prepare: a CPU check calls no CUDA, and this fork of the runner has
      * neither the CUDA error handler nor the launch watch to set. */
-    int code = harness_run_test("replay", test, capture_fd, NULL);
+    int code = harness_run_test("replay", test, capture_fd, NULL, NULL);
     fflush(NULL);
     return code;
 }

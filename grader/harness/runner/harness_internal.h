@@ -49,9 +49,12 @@ extern double harness_run_start, harness_run_started_at;
 /* Runs `test` under CMocka into harness_shared, with its output going to
  * the capture file `capture`, and returns the exit code a test program
  * would (CHILD_*). `prepare`, when not NULL, is called just before the test
- * runs: the test program's setup that needs CUDA (checks/test_program.c). */
+ * runs: the test program's setup that needs CUDA (checks/test_program.c);
+ * `finish`, when not NULL, just after the test function returns, still
+ * inside the test: what it checks may fail the test (the launch watch's
+ * launches from a student's own threads). */
 int harness_run_test(const char *group, const grader_test *test, int capture,
-                     void (*prepare)(const grader_test *test));
+                     void (*prepare)(const grader_test *test), void (*finish)(void));
 /* In a forked runner (no exec, so no student code): runs a CPU check again
  * on the helper results the test program recorded in calls_fd
  * (call_log.h); returns the exit code a test program would. */

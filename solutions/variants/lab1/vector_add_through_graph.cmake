@@ -1,7 +1,7 @@
-# Hostile: the entry point captures its launch into a CUDA graph and runs
-# the graph. The launch watch cannot judge a graph's kernels one by one
-# (they may be anyone's: a graph captured before the watch, cuBLAS's), so
-# any graph launch in a graded call fails it, naming the API.
+# Positive twin: the entry point captures its own kernel into a CUDA graph
+# and runs the graph. The graph watch reads the executable graph's kernel
+# nodes when it is made, so its launch is judged kernel by kernel like a
+# <<<...>>> launch, and a valid use of graphs keeps its marks.
 lab_variant(SOLUTION indexing.cu
   FIND [[
     vector_add_kernel<<<lab1_blocks_for(n, LAB1_BLOCK_1D), LAB1_BLOCK_1D>>>(a, b, c, n);
@@ -20,6 +20,6 @@ lab_variant(SOLUTION indexing.cu
     cudaStreamSynchronize(stream);
     cudaGraphExecDestroy(runnable);
     cudaGraphDestroy(graph);
-    cudaStreamDestroy(stream);]]
-  FAILS gpu_vector_add
-    MESSAGE [[through cudaGraphLaunch.*cannot judge kernel by kernel]])
+    cudaStreamDestroy(stream);
+    LAB_LAUNCH_CHECK();]]
+  PASSES gpu_vector_add)
