@@ -288,7 +288,7 @@ static int run_list(const kernel_table *t)
             printf("    a stage: launches kernels of its own");
             const char *sep = ", and may share those of ";
             for (int j = 0; j < t->count; ++j)
-                if (row->shares & KERNEL_ROW_BIT(j)) {
+                if (j != i && (row->shares & KERNEL_ROW_BIT(j))) {
                     printf("%s%s", sep, t->rows[j].name);
                     sep = ", ";
                 }
