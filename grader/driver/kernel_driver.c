@@ -284,7 +284,18 @@ static int run_list(const kernel_table *t)
             printf(", graded at %s", graded);
         }
         printf("%s\n", row->extension ? " (extension)" : "");
-        if (row->yardstick < 0 || row->yardstick >= t->count || !row->launch)
+        if (row->stage) {
+            printf("    a stage: launches kernels of its own");
+            const char *sep = ", and may share those of ";
+            for (int j = 0; j < t->count; ++j)
+                if (j != i && (row->shares & KERNEL_ROW_BIT(j))) {
+                    printf("%s%s", sep, t->rows[j].name);
+                    sep = ", ";
+                }
+            printf("\n");
+        }
+        if (row->yardstick < 0 || row->yardstick >= t->count || !row->launch ||
+            (row->shares && !row->stage))
             return 1;
     }
     return 0;

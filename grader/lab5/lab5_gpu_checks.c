@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "activity_recorder.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "gpu_checks.h"
@@ -22,6 +23,7 @@
 #include "racecheck.h"
 #include "rng.h"
 #include "speed_check.h"
+#include "stage_identity.h"
 
 typedef lab_status (*sum_fn)(const float *, float *, int);
 
@@ -203,10 +205,14 @@ static void expect_sum(const stage_info *stage, const sum_case *c, uint64_t seed
     dbuf_free(&out);
 }
 
+/* Right sums, and from a kernel of the stage's own: a stage that runs
+ * another stage's kernel (the divergent sum through the sequential kernel)
+ * sums right and skips the lesson (stage_identity.h). */
 static void expect_stage_sums(const stage_info *stage)
 {
     for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; ++k)
         expect_sum(stage, &CASES[k], grader_seed() + 1000 * (uint64_t)k);
+    stage_identity_expect_own(&lab_kernel_table, stage->row);
 }
 
 void gpu_divergent_sums(void **state)
@@ -289,12 +295,75 @@ static void expect_overwrites(const stage_info *stage)
     dbuf_free(&out);
 }
 
+/* Where *out's zero comes from (TODO(5.3)): device work before the kernel
+ * that adds into it. A kernel whose block 0 sets *out = 0 while the other
+ * blocks atomicAdd into it races between blocks, yet passes every sum: the
+ * GPU starts block 0 first, and its store is its first instruction, long
+ * before any block has a sum to add. racecheck sees shared memory only, and
+ * no grader can make the other blocks go first (design.md section 3.3). So
+ * the check reads how *out is written instead: the GPU's own record of the
+ * call (CUPTI's activity API) must show a memset, a copy or a kernel that
+ * started before the last kernel did. A call of one kernel and nothing
+ * before it leaves the zero to that kernel. */
+static void expect_zero_before_kernel(const stage_info *stage)
+{
+    enum { N = 1 << 20 }; /* 4096 blocks of stages (1)-(3) */
+    float *host = grader_malloc(N * sizeof *host);
+    rng_fill_integers(host, N, grader_seed() + 78, -8, 8);
+    device_buffer in, out;
+    dbuf_alloc(&in, "in", N * sizeof(float));
+    dbuf_alloc(&out, "out", sizeof(float));
+    dbuf_upload(&in, host);
+    free(host);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    char call[128], why[256];
+    snprintf(call, sizeof call, "%s(n=%d), watched on the GPU", stage->name, N);
+    if (activity_start(why, sizeof why) != 0)
+        GRADER_FAIL("%s: the call could not be observed, so where *out's zero comes from cannot "
+                    "be checked: %s. The grader watches the GPU through CUPTI (part of the CUDA "
+                    "toolkit); this is a problem of the grading machine, not of your code.",
+                    call, why);
+    gpu_expect_ok(stage->fn((const float *)in.data, (float *)out.data, N), call);
+    activity_log log;
+    activity_stop(&log);
+    const activity_event *last = NULL;
+    for (size_t i = 0; i < log.count; ++i)
+        if (log.events[i].kind == ACTIVITY_KERNEL &&
+            (!last || log.events[i].start_ns >= last->start_ns))
+            last = &log.events[i];
+    int timed = last && last->start_ns != 0, before = 0;
+    for (size_t i = 0; last && i < log.count; ++i)
+        if (&log.events[i] != last && log.events[i].start_ns != 0 &&
+            log.events[i].start_ns < last->start_ns)
+            before = 1;
+    char seen[512];
+    activity_describe(&log, seen, sizeof seen);
+    activity_log_free(&log);
+    dbuf_free(&in);
+    dbuf_free(&out);
+    if (!last)
+        GRADER_FAIL("%s: the GPU ran no kernel (it ran %s). %s", call, seen, stage->hint);
+    if (!timed) {
+        grader_note("%s: CUPTI gave the kernel no time, so the order of *out's zero was not "
+                    "checked", call);
+        return;
+    }
+    GRADER_CHECK(before,
+                 "%s: the GPU ran %s, with no memset, copy or kernel before the last kernel, "
+                 "so *out's zero must come from inside that kernel: one block sets it while "
+                 "the others add into it, a race between blocks that passes only while the "
+                 "GPU happens to start that block first. %s",
+                 call, seen, ZERO_HINT);
+}
+
 void gpu_sum_overwrites_out(void **state)
 {
     (void)state;
     grader_require_gpu();
     expect_overwrites(&DIVERGENT);
     expect_overwrites(&SEQUENTIAL);
+    expect_zero_before_kernel(&DIVERGENT);
+    expect_zero_before_kernel(&SEQUENTIAL);
 }
 
 /* -------------------------------------------------------- bad input */
@@ -510,6 +579,9 @@ void gpu_first_add_fraction_of_copy(void **state)
 {
     (void)state;
     grader_require_gpu();
+    /* Before the timing: a failed speed test keeps its ratio for the batch's
+     * partial credit, which a stage running another stage's kernel must not get. */
+    stage_identity_expect_own(&lab_kernel_table, FIRST_ADD.row);
     measure(&FIRST_ADD, NULL, LAB5_FIRST_ADD_COPY_FRACTION_MIN, "fraction_of_copy_bandwidth",
             "Half the blocks of stage (3), each thread adding two elements in registers as it "
             "loads them: check that the launch's 2*blockDim.x elements per block are all "
@@ -521,6 +593,7 @@ void gpu_warp_shuffle_fraction_of_copy(void **state)
 {
     (void)state;
     grader_require_gpu();
+    stage_identity_expect_own(&lab_kernel_table, WARP_SHUFFLE.row);
     measure(&WARP_SHUFFLE, NULL, LAB5_WARP_SHUFFLE_COPY_FRACTION_MIN,
             "fraction_of_copy_bandwidth",
             "The last six steps should run in one warp without barriers: check that the "
@@ -533,6 +606,7 @@ void gpu_grid_stride_fraction_of_copy(void **state)
 {
     (void)state;
     grader_require_gpu();
+    stage_identity_expect_own(&lab_kernel_table, GRID_STRIDE.row);
     measure(&GRID_STRIDE, NULL, LAB5_GRID_STRIDE_COPY_FRACTION_MIN, "fraction_of_copy_bandwidth",
             "Near copy speed needs enough bytes in flight: one wave of blocks filling every SM "
             "(TODO(5.11)), float4 loads, several independent loads per loop trip, and the "

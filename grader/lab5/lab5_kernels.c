@@ -6,7 +6,9 @@
  * rows sum small integers, so every right sum is exact. The ceiling is a
  * row too: a cudaMemcpy of n/2 floats, which reads and writes as many
  * bytes as a sum reads (make bench's ceiling, and what the graded
- * fraction-of-copy checks time the stages against). */
+ * fraction-of-copy checks time the stages against). Every stage launches
+ * kernels of its own (stage identity, kernel_table.h): what differs between
+ * them is the lesson, so none may share another's kernel. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -48,7 +50,8 @@ static kernel_tolerance sum_tolerance(const kernel_size size)
  * are a few percent), against its yardstick or the ceiling below. */
 #define STAGE(fn, ext) .launch = fn, .modes = KERNEL_TIME | KERNEL_PROFILE | KERNEL_RACE, \
     .yardstick = LAB5_ROW_GRADER_DIVERGENT, .extension = ext, .bytes = bytes_read, \
-    .want = KERNEL_WANT_YARDSTICK, .tolerance = sum_tolerance, .graded_size = {1L << 27}
+    .want = KERNEL_WANT_YARDSTICK, .tolerance = sum_tolerance, .graded_size = {1L << 27}, \
+    .stage = 1
 
 static const kernel_row ROWS[LAB5_ROW_COUNT] = {
     [LAB5_ROW_GRADER_DIVERGENT] = {.name = "grader's divergent", .launch = grader_divergent,

@@ -20,9 +20,11 @@
 #include "lab7_checks.h"
 #include "lab7_cublas.h"
 #include "lab7_gpu_common.h"
+#include "lab7_kernels.h"
 #include "matmul_checks.h"
 #include "racecheck.h"
 #include "rng.h"
+#include "stage_identity.h"
 
 /* ------------------------------------------------------------ resources */
 
@@ -242,6 +244,8 @@ static void expect_stage_correct(lab7_stage stage)
     const matmul_shape s1 = {384, 384, 384}, s2 = {256, 640, 48};
     expect_scalings(&impl, s1, s2);
     expect_stage_launch(stage, name, s2); /* the last call was on s2 */
+    /* A kernel of its own: the stages' rows are in lab7_stage order. */
+    stage_identity_expect_own(&lab_kernel_table, LAB7_ROW_BLOCK_TILE_1D + (int)stage);
 }
 
 void gpu_block_tile_1d_correct(void **state)
@@ -393,6 +397,7 @@ void gpu_any_size_correct(void **state)
     expect_shapes(&impl, shapes, sizeof shapes / sizeof shapes[0]);
     const matmul_shape s1 = {127, 129, 17}, s2 = {65, 257, 33};
     expect_scalings(&impl, s1, s2);
+    stage_identity_expect_own(&lab_kernel_table, LAB7_ROW_ANY_SIZE);
 }
 
 /* ------------------------------------------------------------- races */
@@ -476,4 +481,5 @@ void gpu_sized_correct(void **state)
                 used[LAB7_TILE_SMALL] ? "(yes)" : "(never)");
     const matmul_shape s1 = {256, 384, 64}, s2 = {2048, 1536, 32};
     expect_scalings(&impl, s1, s2);
+    stage_identity_expect_own(&lab_kernel_table, LAB7_ROW_SIZED);
 }

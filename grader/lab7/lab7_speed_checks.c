@@ -22,6 +22,7 @@
 #include "lab7_rubric.h"
 #include "matmul_checks.h"
 #include "speed_check.h"
+#include "stage_identity.h"
 #include "steady_timing.h"
 
 static const timing_plan SPEED_PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 1,
@@ -64,6 +65,10 @@ static void stage_over_lab3(lab7_stage stage, double threshold, const char *hint
 {
     grader_require_gpu();
     int row = stage_row(stage);
+    /* Before the timing: a failed speed test keeps its ratio for the batch's
+     * partial credit, which a stage running another stage's kernel (the
+     * vectorised stage on the warp tile's) must not get. */
+    stage_identity_expect_own(&lab_kernel_table, row);
     matmul_speed_spec spec = spec_for(&lab7_stage_about(stage)->impl, row, yardstick_of(row),
                                       row, LAB3_NAME, threshold, "speedup_over_lab3", hint);
     matmul_speed(&spec, 1, NULL);
@@ -114,6 +119,7 @@ void gpu_warp_tile_fraction_of_cublas(void **state)
 {
     (void)state;
     grader_require_gpu();
+    stage_identity_expect_own(&lab_kernel_table, LAB7_ROW_WARP_TILE);
     /* Against the table's ceiling, cuBLAS, not the row's yardstick. */
     matmul_speed_spec spec =
         spec_for(&lab7_stage_about(LAB7_STAGE_WARP_TILE)->impl, LAB7_ROW_WARP_TILE,

@@ -98,7 +98,23 @@ typedef struct {
      * defaults to 2^26). A self-test times its stand-in at the size of the
      * row it stands in for. */
     kernel_size graded_size;
+    /* Stage identity (grader/harness/checks/stage_identity.h): `stage` is 1
+     * on a row that is one of the student's stages. Each stage must launch
+     * kernels of its own: a kernel that two stage rows launch earns neither
+     * of them anything, since what differs between the stages' kernels is
+     * the lesson (lab 5's divergent, strided and sequential sums) and the
+     * grader cannot tell which of the two it was written for. `shares` lists
+     * the stage rows (bit i: row i) whose kernels this one may launch as
+     * well, where a lab shares a kernel on purpose: lab 7's any-size and
+     * sized stages run the warp tile's kernel. Either row listing the other
+     * allows the pair. Kernels are compared by the names the launch watch
+     * records, so a student's kernels may have any names. */
+    int stage;
+    unsigned shares;
 } kernel_row;
+
+/* The bit of row `row` in a kernel_row's `shares`. */
+#define KERNEL_ROW_BIT(row) (1u << (row))
 
 /* A problem the table's setup made for one mode and size. */
 typedef struct {
