@@ -5,7 +5,7 @@ constructor attribute, syscall(SYS_openat, ...) instead of open, a path
 built at run time), but the compiler cannot hide what the object calls,
 which instructions its host code holds, or what runs before main.
 
-Three checks, each finding a line that names what was found:
+Four checks, each finding a line that names what was found:
 - every undefined symbol must be on the allowlist: the CUDA runtime (but
   graphs, stream capture and driver entry points), nvcc's and the C++
   runtime's own helpers, the course's contract (common/), and a short list
@@ -19,7 +19,10 @@ Three checks, each finding a line that names what was found:
   the lab 1 skeleton (CUDA 13.0), a plain nvcc object has exactly one
   .init_array entry, and one C++ namespace-scope object with a dynamic
   initializer adds a second; any .preinit_array, .ctors or .dtors; an
-  IFUNC symbol.
+  IFUNC symbol;
+- two kernels whose machine code (SASS, per architecture) is byte for byte
+  the same: a renamed copy of another stage's kernel, which the launch
+  watch's check by name cannot tell apart.
 A ctest (test_symbols.py) runs these on every lab's solution and skeleton
 objects of the build: none may have a finding."""
 import re
@@ -145,6 +148,84 @@ def before_main(obj, readelf="readelf", nm="nm"):
     return found
 
 
+# Kernels of up to 16 instructions (16 bytes each from sm_70 on) are not
+# compared: an untouched skeleton's kernels are 16 (a return, padded), all
+# alike, and no stage whose kernel is the lesson fits in so few (measured,
+# CUDA 13.0: lab 4's smallest reference kernel has 40, lab 5's 56).
+SMALLEST_COMPARED_KERNEL = 17 * 16
+
+
+def _elf_sections(data):
+    """{name: bytes} of a little-endian ELF64 image (an object or a cubin)."""
+    import struct
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return {}
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    heads = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names_at = heads[shstrndx][4] if shstrndx < shnum else 0
+    sections = {}
+    for name, kind, _, _, offset, size in heads:
+        end = data.index(b"\0", names_at + name)
+        if kind != 8:  # SHT_NOBITS holds no bytes
+            sections[data[names_at + name:end].decode(errors="replace")] = \
+                data[offset:offset + size]
+    return sections
+
+
+def _cubins(data):
+    """The SASS images (cubins) in an object's or archive member's fat
+    binaries; compressed images (no ELF header) are skipped."""
+    import struct
+    fatbins = _elf_sections(data).get(".nv_fatbin", b"")
+    at = 0
+    while at + 16 <= len(fatbins) and any(fatbins[at:at + 16]):
+        magic, _, header_size, body_size = struct.unpack_from("<IHHQ", fatbins, at)
+        if magic != 0xBA55ED50:
+            return
+        entry, end = at + header_size, at + header_size + body_size
+        while entry < end:
+            kind, _, entry_header, payload = struct.unpack_from("<HHII", fatbins, entry)
+            image = fatbins[entry + entry_header:entry + entry_header + payload]
+            if kind == 2 and image[:4] == b"\x7fELF":
+                yield image
+            entry += entry_header + payload
+        at = (end + 7) & ~7
+
+
+def _members(path):
+    """The bytes of an object file, or of each member of an ar archive."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if not data.startswith(b"!<arch>\n"):
+        yield data
+        return
+    at = 8
+    while at + 60 <= len(data):
+        size = int(data[at + 48:at + 58].decode().strip() or 0)
+        yield data[at + 60:at + 60 + size]
+        at += 60 + size + (size & 1)
+
+
+def identical_kernels(obj):
+    """Findings for two kernels with the same machine code: a renamed copy
+    of a kernel has a name of its own, so only its code shows that a stage
+    runs another stage's kernel (grader/harness/checks/stage_identity.h)."""
+    found = []
+    for member in _members(obj):
+        for cubin in _cubins(member):
+            alike = {}
+            for name, code in _elf_sections(cubin).items():
+                if name.startswith(".text.") and len(code) >= SMALLEST_COMPARED_KERNEL:
+                    alike.setdefault(code, []).append(name[len(".text."):])
+            for names in alike.values():
+                if len(names) > 1:
+                    found.append(PREFIX + "kernels with the same machine code: "
+                                 f"{', '.join(sorted(names)[:4])} (a renamed copy of one "
+                                 "kernel; each stage must run its own)")
+    return sorted(set(found))
+
+
 CONTRACT_LIBRARY = "liblabs_common.a"   # common/: the student contract's helpers
 
 
@@ -162,4 +243,5 @@ def review(objects, contract_names, nm="nm", objdump="objdump", readelf="readelf
     found = unexpected_calls(objects, contract_names, nm)
     for obj in objects:
         found += raw_system_calls(obj, objdump) + before_main(obj, readelf, nm)
+        found += identical_kernels(obj)
     return found

@@ -467,6 +467,23 @@ class ObjectReviewTest(Scratch):
             self.assertIn(text, found)
 
 
+    @unittest.skipUnless(NVCC, "needs nvcc")
+    def test_renamed_copy_of_a_kernel_is_named(self):
+        """Two stages' kernels with one body (a renamed copy) are named; two
+        kernels that differ in one constant are not."""
+        body = "(const float *x, float *y, int n) { int i = blockIdx.x * blockDim.x + " \
+               "threadIdx.x; float s = 0; for (int k = 0; k < n; ++k) s += x[(i + k) %% n]; " \
+               "if (i < n) y[i] = s * %s; }\n"
+        copied = self.nvcc("copied.cu", "__global__ void stage_a" + body % "2.f" +
+                           "__global__ void stage_b" + body % "2.f")
+        found = "\n".join(object_review.review([copied], set()))
+        self.assertIn("kernels with the same machine code: _Z7stage_aPKfPfi, _Z7stage_bPKfPfi",
+                      found)
+        differing = self.nvcc("differing.cu", "__global__ void stage_a" + body % "2.f" +
+                              "__global__ void stage_b" + body % "3.f")
+        self.assertEqual(object_review.review([differing], set()), [])
+
+
 class CommandLineTest(Scratch):
     SCRIPT = os.path.join(GRADER, "batch", "symbols.py")
 
