@@ -14,6 +14,7 @@
 #include "matmul_checks.h"
 #include "lab3_rubric.h"
 #include "racecheck.h"
+#include "stage_identity.h"
 
 static const char TILED_HINT[] =
     "Check TODO(3.2) (which element each thread copies, handout section 4), TODO(3.3) (0.0f "
@@ -195,6 +196,8 @@ void gpu_tiled_awkward_shapes(void **state)
     grader_require_gpu();
     expect_correct_shapes(&TILED, LAB3_TILE, MATMUL_AWKWARD_SHAPES, MATMUL_AWKWARD_SHAPE_COUNT,
                           2, TILED_RERUN_HINT);
+    /* ... from a kernel of its own, not the thread tile's (stage_identity.h). */
+    stage_identity_expect_own(&lab_kernel_table, LAB3_ROW_TILED);
 }
 
 void gpu_thread_tile_correct(void **state)
@@ -208,6 +211,7 @@ void gpu_thread_tile_correct(void **state)
     expect_correct_shapes(&THREAD_TILE, 0, shapes, count, 1, THREAD_TILE_RERUN_HINT);
     expect_correct_shapes(&THREAD_TILE, 0, MATMUL_AWKWARD_SHAPES, MATMUL_AWKWARD_SHAPE_COUNT, 1,
                           THREAD_TILE_RERUN_HINT);
+    stage_identity_expect_own(&lab_kernel_table, LAB3_ROW_THREAD_TILE);
 }
 
 /* -------------------------------------------------------- bad input */
@@ -255,6 +259,9 @@ void gpu_tiled_speed_vs_naive(void **state)
 {
     (void)state;
     grader_require_gpu();
+    /* Before the timing: no ratio for partial credit from another stage's
+     * kernel (stage_identity.h). */
+    stage_identity_expect_own(&lab_kernel_table, LAB3_ROW_TILED);
     matmul_speed_spec spec = spec_over_naive(
         &TILED, LAB3_ROW_TILED, LAB3_ROW_TILED, LAB3_TILED_SPEEDUP_MIN, "speedup_over_naive",
         "Each element a block loads into shared memory should serve TILE multiply-adds. "
@@ -279,6 +286,7 @@ void gpu_thread_tile_speed_vs_naive(void **state)
 {
     (void)state;
     grader_require_gpu();
+    stage_identity_expect_own(&lab_kernel_table, LAB3_ROW_THREAD_TILE);
     matmul_speed_spec spec = spec_over_naive(
         &THREAD_TILE, LAB3_ROW_THREAD_TILE, LAB3_ROW_THREAD_TILE, LAB3_THREAD_TILE_SPEEDUP_MIN,
         "speedup_over_naive",

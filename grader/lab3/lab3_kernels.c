@@ -26,13 +26,21 @@ static int tiled_16(const kernel_args *a)
     .yardstick = LAB3_ROW_NAIVE, .flops = matmul_flops, .want = KERNEL_WANT_YARDSTICK, \
     .tolerance = matmul_time_tolerance, .graded_size = {2048, 2048, 2048}
 
+/* Stage identity (kernel_table.h): the thread tile runs a kernel of its
+ * own; the tiled entry's two tile sizes may be one kernel (a template on
+ * the tile, as the reference's, or the tile as an argument). */
+#define TILED_PAIR (KERNEL_ROW_BIT(LAB3_ROW_TILED) | KERNEL_ROW_BIT(LAB3_ROW_TILED_16))
+
 static const kernel_row ROWS[LAB3_ROW_COUNT] = {
     [LAB3_ROW_NAIVE] = {.name = "lab 2's naive", .launch = naive, .modes = KERNEL_PROFILE,
                         .yardstick = LAB3_ROW_NAIVE, .flops = matmul_flops},
-    [LAB3_ROW_TILED] = {.name = "lab3_matmul_tiled (TILE 32)", STUDENT(tiled)},
-    [LAB3_ROW_TILED_16] = {.name = "lab3_matmul_tiled_with(16)", STUDENT(tiled_16)},
+    [LAB3_ROW_TILED] = {.name = "lab3_matmul_tiled (TILE 32)", STUDENT(tiled), .stage = 1,
+                        .shares = TILED_PAIR},
+    [LAB3_ROW_TILED_16] = {.name = "lab3_matmul_tiled_with(16)", STUDENT(tiled_16),
+                           .stage = 1, .shares = TILED_PAIR},
     /* Not "extension" here: make time-lab3 always counted it. */
-    [LAB3_ROW_THREAD_TILE] = {.name = "lab3_matmul_thread_tile (ext.)", STUDENT(thread_tile)},
+    [LAB3_ROW_THREAD_TILE] = {.name = "lab3_matmul_thread_tile (ext.)", STUDENT(thread_tile),
+                              .stage = 1},
 };
 
 static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)

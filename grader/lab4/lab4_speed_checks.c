@@ -21,6 +21,7 @@
 #include "lab4_rubric.h"
 #include "speed_check.h"
 #include "steady_timing.h"
+#include "stage_identity.h"
 
 static const timing_plan PLAN = {.warmup = 3, .runs = 21, .launches_per_run = 1, .flush_l2 = 1};
 
@@ -126,6 +127,9 @@ static double student_against(int row, const char *yardstick_name, const char *r
                               double threshold, const char *hint)
 {
     grader_require_gpu();
+    /* Before the timing: a version that runs another's kernel leaves no
+     * ratio for partial credit (stage_identity.h). */
+    stage_identity_expect_own(&lab_kernel_table, row);
     lab4_version v = (lab4_version)(row - LAB4_ROW_SMEM);
     speed_problem p;
     problem_init(&p, grader_seed() + 4000 + (uint64_t)v);
