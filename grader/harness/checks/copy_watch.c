@@ -47,6 +47,7 @@ static size_t argument_bytes;
 static char broken[WHY_SIZE]; /* the first rule broken during the call */
 static int output_hashed;
 static uint64_t output_hash;
+static int managed_variables; /* declares_managed_variable, at copy_watch_expect */
 
 /* Words of CUPTI callback names that transfer data, or make host memory
  * reachable from a kernel. Every ID whose name holds one is enabled, and
@@ -55,14 +56,44 @@ static uint64_t output_hash;
 static const char *const transfer_words[] = {
     "Memcpy", "Memset", "MemPrefetch", "MemAdvise", "MemDiscard", "MallocManaged",
     "AllocManaged", "MallocHost", "AllocHost", "HostAlloc", "HostRegister",
-    "HostGetDevicePointer", "GetManaged"};
+    "HostGetDevicePointer", "GetManaged", "RegisterManagedVar"};
+
+/* Whether the student's library declares a __managed__ variable: memory the
+ * CPU and every kernel share with no copy and no argument. nvcc registers
+ * each one with __cudaRegisterManagedVar, so the library's symbol list
+ * (<test program>.symbols, `nm -P`, written by the build) names it. -1: no
+ * list. Read once, outside any callback. */
+static int declares_managed_variable(void)
+{
+    static int known = -2;
+    if (known != -2)
+        return known;
+    char path[4096];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 16);
+    known = -1;
+    if (n <= 0)
+        return known;
+    path[n] = '\0';
+    strcat(path, ".symbols");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return known;
+    known = 0;
+    char line[512];
+    while (!known && fgets(line, sizeof line, f))
+        known = strncmp(line, "__cudaRegisterManagedVar ", 25) == 0;
+    fclose(f);
+    return known;
+}
 
 void copy_watch_expect(const copy_watch_flow *f)
 {
+    int managed = f ? declares_managed_variable() : 0;
     pthread_mutex_lock(&lock);
     armed = f != NULL;
     if (f)
         flow = *f;
+    managed_variables = managed > 0;
     __atomic_store_n(&active, 0, __ATOMIC_SEQ_CST);
     pthread_mutex_unlock(&lock);
 }
@@ -112,6 +143,10 @@ int copy_watch_verdict(char *why, size_t size)
     __atomic_store_n(&active, 0, __ATOMIC_SEQ_CST);
     armed = 0;
     why[0] = '\0';
+    if (managed_variables && !broken[0])
+        breaks("your lab file declares a __managed__ variable, memory the CPU and your kernels "
+               "share without any copy: a host flow moves its data with its copies only, "
+               "between the caller's pointers and cudaMalloc'd buffers");
     if (broken[0]) {
         snprintf(why, size, "%s", broken);
         pthread_mutex_unlock(&lock);
