@@ -37,6 +37,21 @@ void selftest_uncoalesced_baseline_is_slow(void **state);
  * numbers alone do not prove that: C computed on the CPU is right too. */
 void host_flow_expect_device_work(matmul_shape s, uint64_t seed);
 
+/* One call of lab2_matmul_host(p->a, p->b, c) as a student call, held to
+ * the host flow's contract from the inside (copy_watch.h). */
+typedef struct {
+    lab_status status;
+    int kept;      /* copy_watch_verdict's result */
+    char why[512]; /* and its sentence */
+} host_flow_result;
+void host_flow_call(const char *call, const matmul_problem *p, float *c, host_flow_result *r);
+/* Fails the test when the call broke the contract (`call` names it). */
+void host_flow_expect_kept(const char *call, const host_flow_result *r);
+
+/* Fault injection (lab2_fault_injection.c): each cudaMalloc and each copy
+ * of the host flow failed in turn. */
+void gpu_host_flow_fails_cleanly(void **state);
+
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,8 @@ static const grader_test tests[] = {
     GRADER_TEST(cpu_gflops_worked_cases, GROUP_CPU, 2),   /* TODO(2.11) */
     /* GPU. */
     GRADER_TEST(gpu_naive_awkward_shapes, GROUP_GPU, 14), /* TODO(2.3), (2.4) */
-    GRADER_TEST(gpu_host_flow, GROUP_GPU, 14),            /* TODO(2.5)-(2.9) */
+    GRADER_TEST(gpu_host_flow, GROUP_GPU, 10),            /* TODO(2.5)-(2.9) */
+    GRADER_TEST(gpu_host_flow_fails_cleanly, GROUP_GPU, 4), /* TODO(2.5)-(2.9): error paths */
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 6),     /* TODO(2.4): validation */
     GRADER_SPEED(gpu_speed_vs_uncoalesced, GROUP_GPU, 6, "speedup_over_uncoalesced",
                  LAB2_SPEEDUP_OVER_UNCOALESCED_FLOOR, LAB2_SPEEDUP_OVER_UNCOALESCED_REFERENCE),

@@ -363,10 +363,9 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_
         refuse(data);
         return;
     }
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && depth > 0) {
-        const CUpti_CallbackData *cb = data;
-        copy_watch_on_runtime(cbid, cb->callbackSite == CUPTI_API_EXIT, cb->functionParams);
-    }
+    /* Every call, inside a student call or not: it keeps per-thread scopes
+     * that must balance, and judges only the calls lab 2 arms it for. */
+    copy_watch_on_api(domain, cbid, data);
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
         on_runtime(cbid, data);
     else if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
@@ -409,11 +408,16 @@ static int subscribe(void)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, refused_runtime_ids[i]);
     for (size_t i = 0; i < sizeof refused_driver_ids / sizeof *refused_driver_ids; ++i)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, refused_driver_ids[i]);
+    static const CUpti_CallbackDomain copy_domains[] = {CUPTI_CB_DOMAIN_RUNTIME_API,
+                                                        CUPTI_CB_DOMAIN_DRIVER_API};
+    for (size_t d = 0; d < sizeof copy_domains / sizeof *copy_domains; ++d) {
+        int copies = 0;
+        const unsigned *copy_ids = copy_watch_callbacks(copy_domains[d], &copies);
+        for (int i = 0; i < copies; ++i)
+            cuptiEnableCallback(1, subscriber, copy_domains[d], copy_ids[i]);
+    }
     int count = 0;
-    const unsigned *ids = copy_watch_callbacks(&count);
-    for (int i = 0; i < count; ++i)
-        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, ids[i]);
-    ids = graph_watch_resource_callbacks(&count);
+    const unsigned *ids = graph_watch_resource_callbacks(&count);
     for (int i = 0; i < count; ++i)
         cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, ids[i]);
     ids = graph_watch_edit_runtime_callbacks(&count);

@@ -24,4 +24,4 @@ lab_variant(SOLUTION naive_matmul.cu
     }
     return LAB_OK;]]
   FAILS gpu_host_flow
-    MESSAGE [[device work]])
+    MESSAGE [[A was never copied in from the pointer a]])
