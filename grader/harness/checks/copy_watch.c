@@ -179,12 +179,17 @@ int copy_watch_verdict(char *why, size_t size)
             tied = l->seq > after && l->seq < copy_back.seq && launch_has(l, copy_back.src) &&
                    launch_has(l, upload_a.dst) && launch_has(l, upload_b.dst);
         }
+        /* What was seen, so that the message says which part is missing. */
+        int pointers = 0;
+        for (int i = 0; i < launch_count; ++i)
+            pointers += launches[i].count;
         if (!tied)
             snprintf(why, size, "the device buffer copied into c (%p) was not an argument of a "
                      "kernel launched after the uploads together with the device copies of A "
-                     "(%p) and B (%p): C must be what your kernel computed from A and B, "
-                     "copied back from the buffer it wrote", copy_back.src, upload_a.dst,
-                     upload_b.dst);
+                     "(%p) and B (%p) (the grader saw %d kernel launch(es), with %d device "
+                     "pointer argument(s) in all): C must be what your kernel computed from A "
+                     "and B, copied back from the buffer it wrote", copy_back.src, upload_a.dst,
+                     upload_b.dst, launch_count, pointers);
     }
     pthread_mutex_unlock(&lock);
     return why[0] == '\0';
@@ -290,22 +295,49 @@ static const unsigned char *extra_buffer(void **extra)
     return NULL;
 }
 
+typedef CUresult (*kernel_param_info_fn)(CUkernel, size_t, size_t *, size_t *);
+typedef CUresult (*kernel_get_function_fn)(CUfunction *, CUkernel);
+
+/* Argument `i`'s place and size. The function a launch names may be a
+ * CUfunction or, from the runtime's <<<...>>> (CUDA 12 and later: its
+ * kernels live in a library), a CUkernel handle in the CUfunction's place,
+ * which cuFuncGetParamInfo does not take: then the CUkernel's own query,
+ * or the CUfunction it has in the current context. */
+static CUresult param_info(CUfunction f, size_t i, size_t *offset, size_t *size)
+{
+    static param_info_fn func_info;
+    static kernel_param_info_fn kernel_info;
+    static kernel_get_function_fn kernel_function;
+    static int looked;
+    if (!looked) {
+        looked = 1;
+        func_info = (param_info_fn)driver_symbol("cuFuncGetParamInfo");
+        kernel_info = (kernel_param_info_fn)driver_symbol("cuKernelGetParamInfo");
+        kernel_function = (kernel_get_function_fn)driver_symbol("cuKernelGetFunction");
+    }
+    CUresult r = func_info ? func_info(f, i, offset, size) : CUDA_ERROR_NOT_FOUND;
+    if (r != CUDA_SUCCESS && kernel_info)
+        r = kernel_info((CUkernel)f, i, offset, size);
+    CUfunction in_context = NULL;
+    if (r != CUDA_SUCCESS && func_info && kernel_function &&
+        kernel_function(&in_context, (CUkernel)f) == CUDA_SUCCESS && in_context)
+        r = func_info(in_context, i, offset, size);
+    return r;
+}
+
 static void read_arguments(CUfunction f, void **params, void **extra, const char *api)
 {
-    static param_info_fn info;
-    if (!info)
-        info = (param_info_fn)driver_symbol("cuFuncGetParamInfo");
     const unsigned char *buffer = params ? NULL : extra_buffer(extra);
     pthread_mutex_lock(&lock);
     launch_args l = {++seq, {NULL}, 0};
     size_t bytes = 0;
-    if (!info)
+    if (!driver_symbol("cuFuncGetParamInfo"))
         breaks("the grader could not read the arguments of a kernel launched through %s "
                "(cuFuncGetParamInfo is missing from the driver): a problem of the grading "
                "machine, not of your code", api);
-    for (size_t i = 0; info && i < 4096; ++i) {
+    for (size_t i = 0; i < 4096; ++i) {
         size_t offset = 0, size = 0;
-        if (info(f, i, &offset, &size) != CUDA_SUCCESS)
+        if (param_info(f, i, &offset, &size) != CUDA_SUCCESS)
             break;
         bytes += size;
         const unsigned char *value = params ? params[i] : buffer ? buffer + offset : NULL;
