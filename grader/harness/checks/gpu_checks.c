@@ -12,6 +12,12 @@ void gpu_expect_ok_status(lab_status status, const char *call)
     GRADER_CHECK(status == LAB_OK, "%s returned %s: %s", call, lab_status_name(status),
                  lab_last_error());
     cudaError_t err = cudaDeviceSynchronize();
+    GRADER_CHECK(err != cudaErrorMisalignedAddress,
+                 "%s: the kernel failed while running: %s (%s). A vector load or store "
+                 "(float4: 16 bytes) needs an address that is a multiple of its size: check "
+                 "that the pointers and offsets it uses are aligned before taking the vector "
+                 "path.",
+                 call, cudaGetErrorName(err), cudaGetErrorString(err));
     GRADER_CHECK(err == cudaSuccess,
                  "%s: the kernel failed while running: %s (%s). An illegal address usually "
                  "means an index outside the buffer: check your bounds test.",
