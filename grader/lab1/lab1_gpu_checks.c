@@ -225,6 +225,13 @@ void gpu_volume_depth_scale(void **state)
 
 /* --------------------------------------------------------- grid-stride */
 
+/* The launch the lab fixes for the grid-stride kernel, at every n: graded
+ * calls and timed calls alike. */
+static const launch_shape STRIDE_SHAPE = {
+    {LAB1_STRIDE_THREADS, 1, 1}, {LAB1_STRIDE_BLOCKS, 1, 1},
+    "the given launch of LAB1_STRIDE_BLOCKS x LAB1_STRIDE_THREADS, whatever n is; TODO(1.9) "
+    "and handout section 6 teach the loop that covers the rest"};
+
 void gpu_scale_grid_stride(void **state)
 {
     (void)state;
@@ -249,10 +256,7 @@ void gpu_scale_grid_stride(void **state)
         gpu_expect_ok(lab1_scale_grid_stride(in.data, out.data, factor, n), call);
         /* The lesson is the loop: one thread per element would pass the
          * values without it. */
-        gpu_expect_launch_shape(call, LAB1_STRIDE_THREADS, 1, 1, LAB1_STRIDE_BLOCKS, 1, 1,
-                                "the given launch of LAB1_STRIDE_BLOCKS x LAB1_STRIDE_THREADS, "
-                                "whatever n is; TODO(1.9) and handout section 6 teach the loop "
-                                "that covers the rest");
+        gpu_expect_launch_follows(call, &STRIDE_SHAPE);
         compare_spec spec = {1, (size_t)n, 0.0, 1e-6, 0};
         gpu_expect_floats(&out, ref, &spec, call, HINT_STRIDE);
         gpu_expect_unchanged(&in, host, call);
@@ -617,7 +621,9 @@ static double stride_copy_fraction(int timed, int judge, const char *description
                 "grid's thread count (gridDim.x * blockDim.x), so that the threads share the "
                 "array; a loop that advances by blockDim.x makes every block walk the whole "
                 "array. Check TODO(1.9), handout section 6.",
-        .verify_hint = HINT_STRIDE};
+        .verify_hint = HINT_STRIDE,
+        /* The student's kernel only: a self-test times a baseline here. */
+        .shape = timed == LAB1_ROW_GRID_STRIDE ? &STRIDE_SHAPE : NULL};
     double ratio = elementwise_copy_fraction(&e, timed, LAB1_ROW_GRID_STRIDE, &spec, judge);
     elementwise_run_free(&e);
     return ratio;

@@ -243,25 +243,14 @@ static void expect_scalings(const sgemm_impl *impl, matmul_shape s1, matmul_shap
     }
 }
 
-/* The launch each stage's entry point makes (given code, lab7.h): 1D blocks
- * of the stage's thread count, one per block tile of C. A stage whose kernel
- * is right for another launch has left the lesson's tile sizes. */
+/* The launch each stage's entry point makes (lab7_stage_launch). A stage
+ * whose kernel is right for another launch has left the lesson's tile
+ * sizes. */
 static void expect_stage_launch(lab7_stage stage, const char *call, matmul_shape s)
 {
-    static const struct {
-        unsigned bm, bn, threads;
-    } tile[LAB7_STAGE_COUNT] = {
-        [LAB7_STAGE_BLOCK_TILE_1D] = {LAB7_BT1_BM, LAB7_BT1_BN, LAB7_BT1_THREADS},
-        [LAB7_STAGE_BLOCK_TILE_2D] = {LAB7_BT2_BM, LAB7_BT2_BN, LAB7_BT2_THREADS},
-        [LAB7_STAGE_VECTORISED] = {LAB7_BT2_BM, LAB7_BT2_BN, LAB7_BT2_THREADS},
-        [LAB7_STAGE_WARP_TILE] = {LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_THREADS}};
-    char where[256];
-    snprintf(where, sizeof where, "lab7_sgemm's launch is given code: one block per %ux%u "
-             "block tile of C; %s", tile[stage].bm, tile[stage].bn,
-             lab7_stage_about(stage)->hint);
-    gpu_expect_launch_shape(call, tile[stage].threads, 1, 1,
-                            ((unsigned)s.n + tile[stage].bn - 1) / tile[stage].bn,
-                            ((unsigned)s.m + tile[stage].bm - 1) / tile[stage].bm, 1, where);
+    char where[512];
+    launch_shape want = lab7_stage_launch(stage, s, 0, where, sizeof where);
+    gpu_expect_launch_follows(call, &want);
 }
 
 static void expect_stage_correct(lab7_stage stage)
