@@ -97,6 +97,6 @@ void gpu_expect_launch_follows(const char *call, const launch_shape *want)
     if (!launches)
         return;
     GRADER_CHECK(count > 0, "%s launched no kernel (the work must run on the GPU)", call);
-    char why[1024];
+    char why[1536];
     GRADER_CHECK(launch_shape_followed(want, launches, count, call, why, sizeof why), "%s", why);
 }

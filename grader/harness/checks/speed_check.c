@@ -66,7 +66,7 @@ typedef struct {
     void *ctx;
     const char *description;
     const launch_shape *shape;
-    char off_shape[1024]; /* the first timed call that left the shape ("": none) */
+    char off_shape[1536]; /* the first timed call that left the shape ("": none) */
 } student_launch;
 
 static int student_timed_launch(void *ctx)

@@ -11,11 +11,11 @@ lab_variant(SOLUTION shared_tiles.cu
     int ty = thread.y, tx = thread.x;]]
   REPLACE [[
     lab_dim3 block = lab_block_idx(), thread = lab_thread_idx();
-    int linear = thread.x, grid_x = block.x;
+    int linear = thread.x, tile_row = block.x;
     thread.x = linear % TILE;
     thread.y = linear / TILE;
     block.x = block.y; /* the grid is transposed: x walks the rows of C */
-    block.y = grid_x;
+    block.y = tile_row;
     int ty = thread.y, tx = thread.x;]]
   FIND [[
     dim3 block(TILE, TILE);
