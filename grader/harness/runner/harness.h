@@ -202,7 +202,8 @@ typedef enum {
     GRADER_SKIP_BY_TEST = 1, /* the test chose to (skip()) */
     GRADER_SKIP_NO_GPU,      /* no CUDA device where the test needs one */
     GRADER_SKIP_NO_TOOL,     /* a tool the check runs is missing (compute-sanitizer) */
-    GRADER_SKIP_NOT_GRADABLE /* its ratio cannot be graded on this GPU (calibration.h), or
+    GRADER_SKIP_NOT_GRADABLE /* its ratio cannot be graded on this GPU (calibration.h), the
+                              * GPU has less memory than it needs (device_gib), or
                               * its lab in a green context (grader_suite):
                               * set by the runner only, never taken from a test process */
 } grader_skip_reason;
