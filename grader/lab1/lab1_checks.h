@@ -39,6 +39,7 @@ void gpu_vector_add(void **state);
 void gpu_image_double(void **state);
 void gpu_volume_depth_scale(void **state);
 void gpu_scale_grid_stride(void **state);
+void gpu_scale_grid_stride_near_int_max(void **state);
 void gpu_whoami(void **state);
 void gpu_rejects_bad_input(void **state);
 void gpu_image_bandwidth(void **state);

@@ -1,9 +1,13 @@
 /* Lab 1 GPU checks: the student's kernels on awkward sizes, with poisoned
  * outputs, canary guard zones, unchanged inputs, and one speed check. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.h"
 #include "device_buffer.h"
 #include "device_verify.h"
 #include "gpu_checks.h"
@@ -221,6 +225,13 @@ void gpu_volume_depth_scale(void **state)
 
 /* --------------------------------------------------------- grid-stride */
 
+/* The launch the lab fixes for the grid-stride kernel, at every n: graded
+ * calls and timed calls alike. */
+static const launch_shape STRIDE_SHAPE = {
+    {LAB1_STRIDE_THREADS, 1, 1}, {LAB1_STRIDE_BLOCKS, 1, 1},
+    "the given launch of LAB1_STRIDE_BLOCKS x LAB1_STRIDE_THREADS, whatever n is; TODO(1.9) "
+    "and handout section 6 teach the loop that covers the rest"};
+
 void gpu_scale_grid_stride(void **state)
 {
     (void)state;
@@ -245,10 +256,7 @@ void gpu_scale_grid_stride(void **state)
         gpu_expect_ok(lab1_scale_grid_stride(in.data, out.data, factor, n), call);
         /* The lesson is the loop: one thread per element would pass the
          * values without it. */
-        gpu_expect_launch_shape(call, LAB1_STRIDE_THREADS, 1, 1, LAB1_STRIDE_BLOCKS, 1, 1,
-                                "the given launch of LAB1_STRIDE_BLOCKS x LAB1_STRIDE_THREADS, "
-                                "whatever n is; TODO(1.9) and handout section 6 teach the loop "
-                                "that covers the rest");
+        gpu_expect_launch_follows(call, &STRIDE_SHAPE);
         compare_spec spec = {1, (size_t)n, 0.0, 1e-6, 0};
         gpu_expect_floats(&out, ref, &spec, call, HINT_STRIDE);
         gpu_expect_unchanged(&in, host, call);
@@ -257,6 +265,74 @@ void gpu_scale_grid_stride(void **state)
         free(host);
         free(ref);
     }
+}
+
+/* The contract's n is an int, so n may be close to INT_MAX. In the last
+ * pass of the loop i + step then passes INT_MAX: an int index wraps to a
+ * negative number, which is still below n, and the loop goes on writing
+ * below the array (a fault, or a loop that never ends). One call on 2^31 - 3
+ * elements (8 GiB each way), its input filled and its output checked whole
+ * on the GPU by the grader's kernels (a host copy would take seconds). The
+ * runner does not run it on a GPU with less than LAB1_NEAR_INT_MAX_GIB
+ * (not gradable there). */
+void gpu_scale_grid_stride_near_int_max(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const int n = INT_MAX - 2;
+    const float factor = 3.0f;
+    const size_t bytes = (size_t)n * sizeof(float);
+    /* Free memory is the whole GPU's: no other grader's test beside this. */
+    grader_gpu_exclusive();
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const size_t margin = (size_t)512 << 20;
+    GRADER_CHECK(free_bytes >= 2 * bytes + margin,
+                 "the grader could not run lab1_scale_grid_stride with n=%d: it needs %.1f GiB of "
+                 "device memory and only %.1f GiB of %.1f GiB is free. Other processes hold the "
+                 "rest; this says nothing about your code: grade again on an idle GPU.",
+                 n, (double)(2 * bytes + margin) / (1 << 30), (double)free_bytes / (1 << 30),
+                 (double)total_bytes / (1 << 30));
+    uint64_t seed = grader_seed() + 450;
+    device_buffer in, out;
+    dbuf_alloc(&in, "in", bytes);
+    dbuf_alloc(&out, "out", bytes);
+    device_fill_uniform(in.data, (size_t)n, seed, -1.0f, 1.0f);
+    dbuf_poison(&out);
+    char call[200];
+    snprintf(call, sizeof call,
+             "lab1_scale_grid_stride(n=%d, close to INT_MAX, %d threads, seed=%llu)", n,
+             LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS, (unsigned long long)seed);
+    /* The watchdog's limit: the copy at a slow GPU's rate. A wrapped index
+     * that never leaves the loop ends here as a hang naming the call. */
+    static const char OVERFLOW_HINT[] =
+        "With n this close to INT_MAX, i + step passes INT_MAX in the loop's last pass: an int "
+        "index wraps to a negative value, which is still below n. Keep the index in 64 bits "
+        "(long long or size_t) in TODO(1.9)'s loop, handout section 6.";
+    grader_watch(call, grader_call_limit_s(2.0 * (double)bytes, 0.0));
+    lab_status status = (lab_status)GPU_STUDENT_CALL(
+        call, lab1_scale_grid_stride(in.data, out.data, factor, n));
+    cudaError_t err = cudaDeviceSynchronize();
+    grader_unwatch();
+    GRADER_CHECK(status == LAB_OK, "%s returned %s: %s", call, lab_status_name(status),
+                 lab_last_error());
+    GRADER_CHECK(err == cudaSuccess, "%s: the kernel failed while running: %s (%s). %s", call,
+                 cudaGetErrorName(err), cudaGetErrorString(err), OVERFLOW_HINT);
+    gpu_expect_guards_intact_at(&out, call, OVERFLOW_HINT);
+    size_t first_bad = 0;
+    size_t bad = device_count_scaled_uniform_mismatches(out.data, (size_t)n, seed, -1.0f, 1.0f,
+                                                        factor, 1e-6, &first_bad);
+    GRADER_CHECK(bad == 0,
+                 "%s: %zu of %d elements of out are wrong, the first at index %zu. %s", call, bad,
+                 n, first_bad, first_bad >= (size_t)n - LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS
+                                   ? OVERFLOW_HINT : HINT_STRIDE);
+    bad = device_count_scaled_uniform_mismatches(in.data, (size_t)n, seed, -1.0f, 1.0f, 1.0f,
+                                                 0.0, &first_bad);
+    GRADER_CHECK(bad == 0,
+                 "%s: the input `in` was modified (%zu elements, the first at index %zu); inputs "
+                 "are read-only. %s", call, bad, first_bad, OVERFLOW_HINT);
+    dbuf_free(&in);
+    dbuf_free(&out);
 }
 
 /* ------------------------------------------------------------ who am I */
@@ -545,7 +621,9 @@ static double stride_copy_fraction(int timed, int judge, const char *description
                 "grid's thread count (gridDim.x * blockDim.x), so that the threads share the "
                 "array; a loop that advances by blockDim.x makes every block walk the whole "
                 "array. Check TODO(1.9), handout section 6.",
-        .verify_hint = HINT_STRIDE};
+        .verify_hint = HINT_STRIDE,
+        /* The student's kernel only: a self-test times a baseline here. */
+        .shape = timed == LAB1_ROW_GRID_STRIDE ? &STRIDE_SHAPE : NULL};
     double ratio = elementwise_copy_fraction(&e, timed, LAB1_ROW_GRID_STRIDE, &spec, judge);
     elementwise_run_free(&e);
     return ratio;

@@ -27,7 +27,10 @@ static const grader_test tests[] = {
      * checked by its speed first, and the kernel's correctness points depend
      * on it. */
     GRADER_TEST(gpu_grid_stride_bandwidth, GROUP_GPU, 4),
-    GRADER_GATED(gpu_scale_grid_stride, GROUP_GPU, 4, gpu_grid_stride_bandwidth),
+    GRADER_GATED(gpu_scale_grid_stride, GROUP_GPU, 2, gpu_grid_stride_bandwidth),
+    /* n close to INT_MAX: the loop's index must not overflow (16 GiB). */
+    GRADER_NEEDS_MEMORY(gpu_scale_grid_stride_near_int_max, GROUP_GPU, 2,
+                        gpu_grid_stride_bandwidth, LAB1_NEAR_INT_MAX_GIB),
     GRADER_TEST(gpu_whoami, GROUP_GPU, 8),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 4),
     GRADER_SPEED(gpu_image_bandwidth, GROUP_GPU, 6, "fraction_of_copy_bandwidth",

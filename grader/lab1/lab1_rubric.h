@@ -55,4 +55,9 @@
 #define LAB1_GRID_STRIDE_COPY_FRACTION_MIN CALIBRATED(LAB1_GRID_STRIDE_COPY_FRACTION_MIN, 0.1)
 /* No partial credit: the test checks a mechanism (the stride), not a speed. */
 
+/* gpu_scale_grid_stride_near_int_max's two arrays of 2^31 - 3 floats take
+ * 16 GiB; with the CUDA context and a margin, a GPU of less than this many
+ * GiB cannot run it, and the runner records it not gradable there. */
+#define LAB1_NEAR_INT_MAX_GIB 18
+
 #endif

@@ -108,8 +108,9 @@ static double time_against(int timed_row, const char *timed_name, int yardstick_
     kernel_call student = row_call(timed_row, p, p->out.data);
     kernel_call base = row_call(yardstick_row, p, p->yardstick_out.data);
     timing_guard guard = {prepare_run, verify_run, p};
+    /* No launch shape: lab 4's graded calls judge none either. */
     speed_spec spec = {ratio_name, description, threshold, bytes_moved(&student), 0.0, hint,
-                       VERIFY_HINT};
+                       VERIFY_HINT, NULL};
     if (judge)
         return speed_check(kernel_call_launch, &student, kernel_call_launch, &base, &PLAN, &guard,
                            &spec);

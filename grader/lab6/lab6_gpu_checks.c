@@ -219,6 +219,41 @@ void gpu_pipeline_correct(void **state)
 
 /* ------------------------------------------------------------ events (6.6) */
 
+/* The contract: lab6_pipeline_elapsed_ms waits for the second event itself.
+ * The check above synchronised first, so it never asks; here the run is
+ * only issued, and elapsed_ms comes right after it. The run (tens of MiB
+ * each way) lasts milliseconds, far longer than issuing it, so its stop
+ * event has not completed yet: cudaEventElapsedTime without a wait returns
+ * cudaErrorNotReady. */
+static void expect_elapsed_waits_for_the_run(lab6_pipeline *p, int n, int chunks, int work,
+                                             const char *call, float grader_ms)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    grader_watch(call, grader_call_limit_s(8.0 * n, 2.0 * n * (double)work));
+    lab_status status = lab6_pipeline_run(p, n, chunks, work, LAB6_DEPTH_FIRST);
+    GRADER_CHECK(status == LAB_OK, "%s returned %s: %s", call, lab_status_name(status),
+                 lab_last_error());
+    float student_ms = -1.0f;
+    status = lab6_pipeline_elapsed_ms(p, &student_ms);
+    grader_unwatch();
+    cudaError_t err = cudaDeviceSynchronize();
+    grader_metric("unsynchronised_event_ms", student_ms, "ms");
+    GRADER_CHECK(status == LAB_OK,
+                 "TODO(6.6): lab6_pipeline_elapsed_ms called right after %s, before the run "
+                 "had finished, returned %s: %s. It must wait for the stop event itself "
+                 "(cudaEventSynchronize) before reading the time (%s section 6).",
+                 call, lab_status_name(status), lab_last_error(), LAB6_HANDOUT);
+    GRADER_CHECK(err == cudaSuccess, "%s: the pipeline's work failed on the GPU: %s", call,
+                 cudaGetErrorString(err));
+    double ratio = grader_ms > 0 ? student_ms / grader_ms : 0.0;
+    GRADER_CHECK(ratio >= LAB6_EVENT_RATIO_MIN && ratio <= LAB6_EVENT_RATIO_MAX,
+                 "TODO(6.6): lab6_pipeline_elapsed_ms called right after %s, before the run "
+                 "had finished, gave %.3f ms, but the same run takes %.3f ms: it must wait "
+                 "for the stop event (cudaEventSynchronize) before reading the time (%s "
+                 "section 6).",
+                 call, student_ms, grader_ms, LAB6_HANDOUT);
+}
+
 void gpu_pipeline_events_time_the_run(void **state)
 {
     (void)state;
@@ -265,6 +300,7 @@ void gpu_pipeline_events_time_the_run(void **state)
                        "waits for all the others?"
                      : "more than the whole run: are they recorded around something else?",
                  LAB6_HANDOUT);
+    expect_elapsed_waits_for_the_run(p, N, CHUNKS, WORK, call, grader_ms);
     pipeline_close(p, "the events check");
 }
 

@@ -98,41 +98,62 @@ typedef struct {
     float alpha, beta;
 } scaling;
 
+/* A host copy of `count` floats with `lead` floats before them (0 or 1):
+ * the lead is a NaN payload no kernel computes, so a stray write there
+ * shows. */
+static float *with_lead(const float *values, size_t count, int lead)
+{
+    float *out = grader_malloc((count + (size_t)lead) * sizeof *out);
+    for (int i = 0; i < lead; ++i)
+        out[i] = guard_poison_value();
+    memcpy(out + lead, values, count * sizeof *out);
+    return out;
+}
+
 /* One call on one shape: seeded A, B (and C when beta != 0), C between
  * canaries and poisoned with NaN when beta == 0; the result compared with
- * alpha*A*B + beta*C in double, A and B checked unchanged. */
-static void expect_sgemm(const sgemm_impl *impl, matmul_shape s, uint64_t seed, scaling ab)
+ * alpha*A*B + beta*C in double, A and B checked unchanged. `lead` floats
+ * (0 or 1) come before each matrix in its buffer, so lead 1 hands the entry
+ * point a, b and c that are 4-byte but not 16-byte aligned. */
+static void expect_sgemm_at(const sgemm_impl *impl, matmul_shape s, uint64_t seed, scaling ab,
+                            int lead)
 {
     matmul_problem p;
     matmul_problem_init(&p, s, seed, 1);
-    const size_t mn = (size_t)s.m * (size_t)s.n;
+    const size_t mn = (size_t)s.m * (size_t)s.n, ak = (size_t)s.m * s.k, bk = (size_t)s.k * s.n;
     float *c0 = grader_malloc(mn * sizeof *c0);
     rng_fill_uniform(c0, mn, seed ^ 0xC0FFEEull, -1.0f, 1.0f);
+    float *a_host = with_lead(p.a, ak, lead), *b_host = with_lead(p.b, bk, lead);
+    float *c_host = with_lead(c0, mn, lead);
     device_buffer a, b, c;
-    dbuf_alloc(&a, "A", (size_t)s.m * s.k * sizeof(float));
-    dbuf_alloc(&b, "B", (size_t)s.k * s.n * sizeof(float));
-    dbuf_alloc(&c, "C", mn * sizeof(float));
-    dbuf_upload(&a, p.a);
-    dbuf_upload(&b, p.b);
+    dbuf_alloc(&a, "A", (ak + (size_t)lead) * sizeof(float));
+    dbuf_alloc(&b, "B", (bk + (size_t)lead) * sizeof(float));
+    dbuf_alloc(&c, "C", (mn + (size_t)lead) * sizeof(float));
+    dbuf_upload(&a, a_host);
+    dbuf_upload(&b, b_host);
     if (ab.beta == 0.0f)
         dbuf_poison(&c);
     else
-        dbuf_upload(&c, c0);
+        dbuf_upload(&c, c_host);
 
-    char shape[96], call[320];
+    char shape[96], call[360];
     matmul_describe_shape(s, shape, sizeof shape);
-    snprintf(call, sizeof call, "%s on %s, alpha %g, beta %g%s, seed %llu", impl->name, shape,
+    snprintf(call, sizeof call, "%s on %s, alpha %g, beta %g%s%s, seed %llu", impl->name, shape,
              (double)ab.alpha, (double)ab.beta, ab.beta == 0.0f ? " (C filled with NaN)" : "",
+             lead ? ", a, b and c one float past a 16-byte boundary" : "",
              (unsigned long long)seed);
     grader_watch(call, grader_call_limit_s(0.0, 2.0 * (double)s.m * s.n * (double)s.k));
-    gpu_expect_ok_status((lab_status)GPU_STUDENT_CALL(call, impl->fn(impl->ctx, s.m, s.n, s.k,
-                                                                     ab.alpha, a.data, b.data,
-                                                                     ab.beta, c.data)),
+    gpu_expect_ok_status((lab_status)GPU_STUDENT_CALL(
+                             call, impl->fn(impl->ctx, s.m, s.n, s.k, ab.alpha,
+                                            (const float *)a.data + lead,
+                                            (const float *)b.data + lead, ab.beta,
+                                            (float *)c.data + lead)),
                          call);
     grader_unwatch();
 
-    float *got = grader_malloc(mn * sizeof *got);
-    dbuf_download(&c, got);
+    float *got_all = grader_malloc((mn + (size_t)lead) * sizeof *got_all);
+    dbuf_download(&c, got_all);
+    const float *got = got_all + lead;
     /* beta == 0: when most results are NaN (not the poison: computed), they
      * came from reading the old C, which every result does. A few NaNs are
      * garbage of another kind (compare_floats says so below). */
@@ -141,13 +162,17 @@ static void expect_sgemm(const sgemm_impl *impl, matmul_shape s, uint64_t seed, 
         for (size_t i = 0; i < mn; ++i)
             computed_nan += isnan(got[i]) && !guard_is_poison(got[i]);
     if (computed_nan > mn / 2) {
-        free(got);
+        free(got_all);
         GRADER_FAIL("%s: %zu of %zu elements are NaN although A and B hold no NaN: with beta "
                     "== 0, C's old contents (NaN here) were read, and 0 * NaN is NaN. The "
                     "BLAS rule: when beta == 0, do not read C at all (TODO(7.1), handout "
                     "section 4).",
                     call, computed_nan, mn);
     }
+    GRADER_CHECK(!lead || guard_is_poison(got_all[0]),
+                 "%s: the float just before c was overwritten: a store before the start of "
+                 "C. %s",
+                 call, impl->hint);
     double *ref = grader_malloc(mn * sizeof *ref);
     for (size_t i = 0; i < mn; ++i)
         ref[i] = (double)ab.alpha * p.ref[i] + (ab.beta == 0.0f ? 0.0 : (double)ab.beta * c0[i]);
@@ -162,7 +187,7 @@ static void expect_sgemm(const sgemm_impl *impl, matmul_shape s, uint64_t seed, 
             double unscaled = p.ref[i] + (ab.beta == 0.0f ? 0.0 : (double)ab.beta * c0[i]);
             alpha_ignored = fabs((double)got[i] - unscaled) <= spec.atol + 1e-4 * fabs(unscaled);
         }
-        free(got);
+        free(got_all);
         free(ref);
         GRADER_FAIL("%s: %s.%s %s", call, result.report,
                     alpha_ignored ? " The results equal A*B + beta*C: alpha was ignored "
@@ -170,16 +195,24 @@ static void expect_sgemm(const sgemm_impl *impl, matmul_shape s, uint64_t seed, 
                                   : "",
                     impl->hint);
     }
-    free(got);
+    free(got_all);
     free(ref);
     gpu_expect_guards_intact(&c, call);
-    gpu_expect_unchanged(&a, p.a, call);
-    gpu_expect_unchanged(&b, p.b, call);
+    gpu_expect_unchanged(&a, a_host, call);
+    gpu_expect_unchanged(&b, b_host, call);
     dbuf_free(&a);
     dbuf_free(&b);
     dbuf_free(&c);
+    free(a_host);
+    free(b_host);
+    free(c_host);
     free(c0);
     matmul_problem_free(&p);
+}
+
+static void expect_sgemm(const sgemm_impl *impl, matmul_shape s, uint64_t seed, scaling ab)
+{
+    expect_sgemm_at(impl, s, seed, ab, 0);
 }
 
 /* Multiples of the block tile, squares first (a non-power-of-two 384
@@ -212,25 +245,14 @@ static void expect_scalings(const sgemm_impl *impl, matmul_shape s1, matmul_shap
     }
 }
 
-/* The launch each stage's entry point makes (given code, lab7.h): 1D blocks
- * of the stage's thread count, one per block tile of C. A stage whose kernel
- * is right for another launch has left the lesson's tile sizes. */
+/* The launch each stage's entry point makes (lab7_stage_launch). A stage
+ * whose kernel is right for another launch has left the lesson's tile
+ * sizes. */
 static void expect_stage_launch(lab7_stage stage, const char *call, matmul_shape s)
 {
-    static const struct {
-        unsigned bm, bn, threads;
-    } tile[LAB7_STAGE_COUNT] = {
-        [LAB7_STAGE_BLOCK_TILE_1D] = {LAB7_BT1_BM, LAB7_BT1_BN, LAB7_BT1_THREADS},
-        [LAB7_STAGE_BLOCK_TILE_2D] = {LAB7_BT2_BM, LAB7_BT2_BN, LAB7_BT2_THREADS},
-        [LAB7_STAGE_VECTORISED] = {LAB7_BT2_BM, LAB7_BT2_BN, LAB7_BT2_THREADS},
-        [LAB7_STAGE_WARP_TILE] = {LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_THREADS}};
-    char where[256];
-    snprintf(where, sizeof where, "lab7_sgemm's launch is given code: one block per %ux%u "
-             "block tile of C; %s", tile[stage].bm, tile[stage].bn,
-             lab7_stage_about(stage)->hint);
-    gpu_expect_launch_shape(call, tile[stage].threads, 1, 1,
-                            ((unsigned)s.n + tile[stage].bn - 1) / tile[stage].bn,
-                            ((unsigned)s.m + tile[stage].bm - 1) / tile[stage].bm, 1, where);
+    char where[512];
+    launch_shape want = lab7_stage_launch(stage, s, 0, where, sizeof where);
+    gpu_expect_launch_follows(call, &want);
 }
 
 static void expect_stage_correct(lab7_stage stage)
@@ -397,6 +419,15 @@ void gpu_any_size_correct(void **state)
     expect_shapes(&impl, shapes, sizeof shapes / sizeof shapes[0]);
     const matmul_shape s1 = {127, 129, 17}, s2 = {65, 257, 33};
     expect_scalings(&impl, s1, s2);
+    /* "Any float alignment" (lab7.h): sizes the fast kernel takes, with a,
+     * b and c one float past a 16-byte boundary. Only the alignment test
+     * keeps this call off the float4 loads; without it the loads fault or
+     * read the wrong words. Then a shape of neither kind, misaligned too. */
+    const scaling plain = {1.0f, 0.0f}, both = {-1.5f, 0.75f};
+    const matmul_shape fits_fast = {256, 128, 64}, ragged = {127, 129, 17};
+    expect_sgemm_at(&impl, fits_fast, grader_seed() + 700, plain, 1);
+    expect_sgemm_at(&impl, fits_fast, grader_seed() + 701, both, 1);
+    expect_sgemm_at(&impl, ragged, grader_seed() + 702, both, 1);
     stage_identity_expect_own(&lab_kernel_table, LAB7_ROW_ANY_SIZE);
 }
 

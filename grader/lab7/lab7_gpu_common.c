@@ -1,5 +1,7 @@
 /* Lab 7 GPU checks: what each stage is, for messages, launches and the
  * shared matmul grading (grader/matmul). */
+#include <stdio.h>
+
 #include "lab7_stages.h"
 #include "lab7_gpu_common.h"
 
@@ -77,3 +79,36 @@ const matmul_impl LAB7_LAB3_TILED = {"lab3_matmul_tiled (lab 3's reference)", NU
                                      BASELINE_BUG, NULL, 0, NULL};
 const matmul_impl LAB7_LAB3_THREAD_TILE = {"lab3_matmul_thread_tile (lab 3's reference)", NULL,
                                            0, BASELINE_BUG, NULL, 0, NULL};
+
+launch_shape lab7_stage_launch(lab7_stage stage, matmul_shape s, int sms, char *where,
+                               size_t size)
+{
+    static const struct {
+        unsigned bm, bn, threads;
+    } tile[LAB7_STAGE_COUNT] = {
+        [LAB7_STAGE_BLOCK_TILE_1D] = {LAB7_BT1_BM, LAB7_BT1_BN, LAB7_BT1_THREADS},
+        [LAB7_STAGE_BLOCK_TILE_2D] = {LAB7_BT2_BM, LAB7_BT2_BN, LAB7_BT2_THREADS},
+        [LAB7_STAGE_VECTORISED] = {LAB7_BT2_BM, LAB7_BT2_BN, LAB7_BT2_THREADS},
+        [LAB7_STAGE_WARP_TILE] = {LAB7_WT_BM, LAB7_WT_BN, LAB7_WT_THREADS}};
+    unsigned bm, bn, threads;
+    if (stage == LAB7_STAGE_SIZED) {
+        int large = lab7_grader_tile(s.m, s.n, sms) == LAB7_TILE_LARGE;
+        bm = large ? LAB7_WT_BM : LAB7_WTS_BM;
+        bn = large ? LAB7_WT_BN : LAB7_WTS_BN;
+        threads = large ? LAB7_WT_THREADS : LAB7_WTS_THREADS;
+        snprintf(where, size, "for this GPU's %d SMs the %s tile is the one to launch: %u "
+                 "threads per block, one block per %ux%u tile of C (TODO(7.11) and TODO(7.13), "
+                 "%s, sections 15.2 and 15.4)", sms, large ? "large" : "small", threads, bm, bn,
+                 LAB7_HANDOUT);
+    } else {
+        bm = tile[stage].bm;
+        bn = tile[stage].bn;
+        threads = tile[stage].threads;
+        snprintf(where, size, "lab7_sgemm's launch is given code: one block per %ux%u block "
+                 "tile of C; %s", bm, bn, lab7_stage_about(stage)->hint);
+    }
+    launch_shape shape = {{threads, 1, 1},
+                          {((unsigned)s.n + bn - 1) / bn, ((unsigned)s.m + bm - 1) / bm, 1},
+                          where};
+    return shape;
+}

@@ -22,6 +22,14 @@ typedef struct {
 
 const lab7_stage_info *lab7_stage_about(lab7_stage stage);
 
+/* The launch lab7_sgemm makes for `stage` on s (its launch is given code,
+ * lab7.h): 1D blocks of the stage's threads, one per block tile of C; for
+ * LAB7_STAGE_SIZED the tile the grader's chooser picks for `sms` SMs. The
+ * graded calls and the timed calls are judged by it (launch_shape.h);
+ * `where` (size bytes) receives the explanation the shape points to. */
+launch_shape lab7_stage_launch(lab7_stage stage, matmul_shape s, int sms, char *where,
+                               size_t size);
+
 /* Lab 3's tiled kernel (the baseline) and its thread-tile kernel, from
  * lab 3's reference (lab3_reference), as the self-tests that time them in
  * a stage's place name them (the kernel table launches them). */

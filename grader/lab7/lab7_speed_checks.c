@@ -10,6 +10,8 @@
  * result), and sampled against the CPU. */
 #include <stdio.h>
 
+#include <cuda_runtime_api.h>
+
 #include "compare.h"
 #include "device_buffer.h"
 #include "device_verify.h"
@@ -61,7 +63,21 @@ static const char CUBLAS_NAME[] = "cuBLAS SGEMM (FP32, CUBLAS_PEDANTIC_MATH)";
 /* The row `graded`'s yardstick in the table: lab 3's tiles for every stage. */
 static int yardstick_of(int graded) { return lab_kernel_table.rows[graded].yardstick; }
 
-static void stage_over_lab3(lab7_stage stage, double threshold, const char *hint)
+/* The SM count the sized stage's chooser is judged for (as gpu_sized_correct). */
+static int sm_count(void)
+{
+    int device = 0, sms = 0;
+    GRADER_CHECK(cudaGetDevice(&device) == cudaSuccess &&
+                     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) ==
+                         cudaSuccess && sms > 0,
+                 "the grader could not read the SM count");
+    return sms;
+}
+
+/* The student's stage timed on its row's graded size, every timed call held
+ * to the stage's launch (lab7_stage_launch), as the graded calls are. */
+static void time_stage(lab7_stage stage, int yardstick, const char *yardstick_name,
+                       double threshold, const char *ratio_name, const char *hint)
 {
     grader_require_gpu();
     int row = stage_row(stage);
@@ -69,9 +85,19 @@ static void stage_over_lab3(lab7_stage stage, double threshold, const char *hint
      * partial credit, which a stage running another stage's kernel (the
      * vectorised stage on the warp tile's) must not get. */
     stage_identity_expect_own(&lab_kernel_table, row);
-    matmul_speed_spec spec = spec_for(&lab7_stage_about(stage)->impl, row, yardstick_of(row),
-                                      row, LAB3_NAME, threshold, "speedup_over_lab3", hint);
+    matmul_speed_spec spec = spec_for(&lab7_stage_about(stage)->impl, row, yardstick, row,
+                                      yardstick_name, threshold, ratio_name, hint);
+    char where[512];
+    spec.launch = lab7_stage_launch(stage, spec.shape,
+                                    stage == LAB7_STAGE_SIZED ? sm_count() : 0, where,
+                                    sizeof where);
     matmul_speed(&spec, 1, NULL);
+}
+
+static void stage_over_lab3(lab7_stage stage, double threshold, const char *hint)
+{
+    time_stage(stage, yardstick_of(stage_row(stage)), LAB3_NAME, threshold,
+               "speedup_over_lab3", hint);
 }
 
 void gpu_block_tile_1d_speed_vs_lab3(void **state)
@@ -118,14 +144,9 @@ void gpu_warp_tile_speed_vs_lab3(void **state)
 void gpu_warp_tile_fraction_of_cublas(void **state)
 {
     (void)state;
-    grader_require_gpu();
-    stage_identity_expect_own(&lab_kernel_table, LAB7_ROW_WARP_TILE);
     /* Against the table's ceiling, cuBLAS, not the row's yardstick. */
-    matmul_speed_spec spec =
-        spec_for(&lab7_stage_about(LAB7_STAGE_WARP_TILE)->impl, LAB7_ROW_WARP_TILE,
-                 LAB7_ROW_CUBLAS, LAB7_ROW_WARP_TILE, CUBLAS_NAME,
-                 LAB7_WARP_TILE_CUBLAS_FRACTION_MIN, "fraction_of_cublas", WARP_SPEED_HINT);
-    matmul_speed(&spec, 1, NULL);
+    time_stage(LAB7_STAGE_WARP_TILE, LAB7_ROW_CUBLAS, CUBLAS_NAME,
+               LAB7_WARP_TILE_CUBLAS_FRACTION_MIN, "fraction_of_cublas", WARP_SPEED_HINT);
 }
 
 /* The optional final stage (bonus) against lab 3 at LAB7_SIZED_SPEED_SIZE,

@@ -161,9 +161,10 @@ static void fail_wrong_result(const matmul_impl *impl, device_problem *d, const 
         float *again = grader_malloc(n * sizeof *again);
         dbuf_poison(&d->c);
         gpu_expect_ok(impl->fn(d->a.data, d->b.data, d->c.data, s.m, s.n, s.k), call);
-        if (impl->block_edge)
-            gpu_expect_launch_shape(call, impl->block_edge, impl->block_edge, 1, 0, 0, 0,
-                                    impl->block_where);
+        if (impl->block_edge) {
+            launch_shape tiles = matmul_tile_launch(impl->block_edge, s, impl->block_where);
+            gpu_expect_launch_follows(call, &tiles);
+        }
         dbuf_download(&d->c, again);
         size_t first = 0, differ = mismatch_runs_differ(got, again, n, &first);
         free(again);
@@ -189,6 +190,14 @@ static void fail_wrong_result(const matmul_impl *impl, device_problem *d, const 
                 add_pattern ? verdict.text : "", impl->hint);
 }
 
+launch_shape matmul_tile_launch(unsigned edge, matmul_shape s, const char *where)
+{
+    launch_shape shape = {{edge, edge, 1},
+                          {((unsigned)s.n + edge - 1) / edge, ((unsigned)s.m + edge - 1) / edge, 1},
+                          where};
+    return shape;
+}
+
 void matmul_expect_correct_rerun(const matmul_impl *impl, matmul_shape s, uint64_t seed,
                                  const char *rerun_hint)
 {
@@ -199,9 +208,10 @@ void matmul_expect_correct_rerun(const matmul_impl *impl, matmul_shape s, uint64
     char call[224];
     describe_call(call, sizeof call, impl->name, s, seed);
     gpu_expect_ok(impl->fn(d.a.data, d.b.data, d.c.data, s.m, s.n, s.k), call);
-    if (impl->block_edge)
-        gpu_expect_launch_shape(call, impl->block_edge, impl->block_edge, 1, 0, 0, 0,
-                                impl->block_where);
+    if (impl->block_edge) {
+        launch_shape tiles = matmul_tile_launch(impl->block_edge, s, impl->block_where);
+        gpu_expect_launch_follows(call, &tiles);
+    }
     compare_spec spec = matmul_compare_spec(s, impl->tile);
     float *got = grader_malloc(elements(s.m, s.n) * sizeof *got);
     dbuf_download(&d.c, got);
@@ -463,8 +473,11 @@ double matmul_speed(const matmul_speed_spec *spec, int judge, timing_ab_result *
     double flops = kernel_row_flops(student.row, student.args.size);
     matmul_run run = {d.a.data, d.b.data, d.c.data, c_base.data, s, seed + 1};
     timing_guard guard = {matmul_run_prepare, matmul_run_verify, &run};
+    launch_shape launch = spec->launch;
+    if (!launch.block[0] && spec->student->block_edge)
+        launch = matmul_tile_launch(spec->student->block_edge, s, spec->student->block_where);
     speed_spec ss = {spec->ratio_name, description, spec->threshold, 0.0, flops, spec->hint,
-                     spec->student->hint};
+                     spec->student->hint, launch.block[0] ? &launch : NULL};
     /* First, once on the seeded host inputs, against the CPU in double. Here
      * and not after the measurement: it needs no GPU to itself, and after it
      * the next lab's measurement would wait for it. Into the baseline's C, so

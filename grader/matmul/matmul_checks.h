@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "compare.h"
+#include "launch_shape.h"
 #include "kernel_table.h"
 #include "lab_status.h"
 #include "timing.h"
@@ -40,6 +41,13 @@ typedef struct {
     unsigned block_edge;    /* blocks of block_edge x block_edge threads the lab fixes; 0: none */
     const char *block_where; /* where that shape is set, for the message */
 } matmul_impl;
+
+/* The launch a lab that fixes square tiles of `edge` (matmul_impl's
+ * block_edge) makes on shape s: blocks of edge x edge threads, one per
+ * edge x edge tile of C. A block of edge * edge threads in another layout,
+ * or the same number of blocks in another grid, computes the same tiles
+ * and follows it too (launch_shape.h). */
+launch_shape matmul_tile_launch(unsigned edge, matmul_shape s, const char *where);
 
 /* The awkward shapes every matmul lab is graded on: 1x1x1, 17x33x65, 64^3,
  * 1000x999x1001, 1x4096x1, 4096x1x4096 (a 64 MiB A: larger than L2), 512^3. */
@@ -125,6 +133,10 @@ typedef struct {
     const char *ratio_name;  /* metric name, e.g. "speedup_over_uncoalesced" */
     const char *hint;        /* printed when too slow */
     timing_plan plan;
+    /* The launch every timed call must follow (launch_shape.h): this one
+     * where launch.block[0] is set (lab 7's stages); else the student's
+     * block_edge tiles over C (matmul_tile_launch), or none. */
+    launch_shape launch;
 } matmul_speed_spec;
 
 /* The size a table row's speed check grades it at (kernel_row's

@@ -158,7 +158,9 @@ __global__ void scale_grid_stride_kernel(const float *in, float *out, float fact
     /* TODO(1.9, continued): a loop that starts at this thread's global index
      * and advances by lab1_grid_stride_step until it passes n, writing
      * out = factor * in. The grid is fixed (LAB1_STRIDE_BLOCKS blocks), so
-     * n may be far larger than the number of threads. (handout section 6) */
+     * n may be far larger than the number of threads, up to INT_MAX: what
+     * type must the index have so that i + step cannot overflow?
+     * (handout section 6) */
 }
 
 extern "C" lab_status lab1_scale_grid_stride(const float *in, float *out, float factor, int n)

@@ -15,13 +15,41 @@ __device__ unsigned long long mix(unsigned long long x)
     return x ^ (x >> 31);
 }
 
+/* Element i of device_fill_uniform's array. */
+__device__ float uniform_at(unsigned long long seed, size_t i, float lo, float hi)
+{
+    float unit = (float)(mix(seed + i) >> 40) * (1.0f / 16777216.0f); /* 24 bits: [0,1) */
+    return lo + (hi - lo) * unit;
+}
+
 __global__ void fill_uniform_kernel(float *out, size_t n, unsigned long long seed, float lo,
                                     float hi)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = uniform_at(seed, i, lo, hi);
+}
+
+/* Counts got[i] != factor * uniform_at(i) (beyond rtol) and keeps the
+ * lowest such index: a whole output checked without a second array. */
+__global__ void scaled_uniform_mismatch_kernel(const float *got, size_t n,
+                                               unsigned long long seed, float lo, float hi,
+                                               float factor, double rtol,
+                                               unsigned long long *count,
+                                               unsigned long long *first)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    unsigned long long mine = 0, lowest = ~0ull;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        float unit = (float)(mix(seed + i) >> 40) * (1.0f / 16777216.0f); /* 24 bits: [0,1) */
-        out[i] = lo + (hi - lo) * unit;
+        double w = (double)(factor * uniform_at(seed, i, lo, hi)), g = got[i];
+        if (!(fabs(g - w) <= rtol * fabs(w))) { /* NaN fails too */
+            ++mine;
+            lowest = i < lowest ? i : lowest;
+        }
+    }
+    if (mine) {
+        atomicAdd(count, mine);
+        atomicMin(first, lowest);
     }
 }
 
@@ -77,4 +105,23 @@ extern "C" size_t device_count_mismatches(const float *got, const float *want, s
     CUDA_CHECK(cudaMemcpy(&host, count, sizeof host, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaFree(count));
     return (size_t)host;
+}
+
+extern "C" size_t device_count_scaled_uniform_mismatches(const float *got, size_t n,
+                                                        uint64_t seed, float lo, float hi,
+                                                        float factor, double rtol,
+                                                        size_t *first_bad)
+{
+    unsigned long long *counters = nullptr, host[2] = {0, 0};
+    const unsigned long long init[2] = {0, ~0ull};
+    CUDA_CHECK(cudaMalloc(&counters, sizeof host));
+    CUDA_CHECK(cudaMemcpy(counters, init, sizeof init, cudaMemcpyHostToDevice));
+    scaled_uniform_mismatch_kernel<<<grid_for(n), BLOCK>>>(got, n, seed, lo, hi, factor, rtol,
+                                                           &counters[0], &counters[1]);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpy(host, counters, sizeof host, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(counters));
+    if (first_bad)
+        *first_bad = (size_t)host[1];
+    return (size_t)host[0];
 }

@@ -22,6 +22,14 @@ void device_scale(const float *in, float *out, float factor, size_t n);
 size_t device_count_mismatches(const float *got, const float *want, size_t n, double atol,
                                double rtol);
 
+/* How many of got[0..n) differ (beyond rtol) from factor times the array
+ * device_fill_uniform(seed, lo, hi) writes, computed on the fly: an output
+ * of gigabytes checked without a second array of its size. *first_bad gets
+ * the lowest such index (SIZE_MAX when none). Synchronises. */
+size_t device_count_scaled_uniform_mismatches(const float *got, size_t n, uint64_t seed, float lo,
+                                              float hi, float factor, double rtol,
+                                              size_t *first_bad);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,12 @@ void gpu_expect_ok_status(lab_status status, const char *call)
     GRADER_CHECK(status == LAB_OK, "%s returned %s: %s", call, lab_status_name(status),
                  lab_last_error());
     cudaError_t err = cudaDeviceSynchronize();
+    GRADER_CHECK(err != cudaErrorMisalignedAddress,
+                 "%s: the kernel failed while running: %s (%s). A vector load or store "
+                 "(float4: 16 bytes) needs an address that is a multiple of its size: check "
+                 "that the pointers and offsets it uses are aligned before taking the vector "
+                 "path.",
+                 call, cudaGetErrorName(err), cudaGetErrorString(err));
     GRADER_CHECK(err == cudaSuccess,
                  "%s: the kernel failed while running: %s (%s). An illegal address usually "
                  "means an index outside the buffer: check your bounds test.",
@@ -80,27 +86,17 @@ void gpu_expect_launch_shape(const char *call, unsigned block_x, unsigned block_
                              unsigned block_z, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                              const char *where)
 {
+    const launch_shape want = {{block_x, block_y, block_z}, {grid_x, grid_y, grid_z}, where};
+    gpu_expect_launch_follows(call, &want);
+}
+
+void gpu_expect_launch_follows(const char *call, const launch_shape *want)
+{
     int count = 0;
     const launch_record *launches = launch_watch_last(&count);
     if (!launches)
         return;
     GRADER_CHECK(count > 0, "%s launched no kernel (the work must run on the GPU)", call);
-    for (int i = 0; i < count; ++i) {
-        const launch_record *l = &launches[i];
-        int block_ok = l->block[0] == block_x && l->block[1] == block_y && l->block[2] == block_z;
-        int grid_ok = grid_x == 0 ||
-                      (l->grid[0] == grid_x && l->grid[1] == grid_y && l->grid[2] == grid_z);
-        if (grid_x)
-            GRADER_CHECK(block_ok && grid_ok,
-                         "%s launched a grid of %ux%ux%u blocks of %ux%ux%u threads; the lab "
-                         "fixes %ux%ux%u blocks of %ux%ux%u threads (%s)",
-                         call, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
-                         l->block[2], grid_x, grid_y, grid_z, block_x, block_y, block_z, where);
-        else
-            GRADER_CHECK(block_ok,
-                         "%s launched blocks of %ux%ux%u threads; the lab fixes %ux%ux%u "
-                         "(%s)",
-                         call, l->block[0], l->block[1], l->block[2], block_x, block_y, block_z,
-                         where);
-    }
+    char why[1536];
+    GRADER_CHECK(launch_shape_followed(want, launches, count, call, why, sizeof why), "%s", why);
 }

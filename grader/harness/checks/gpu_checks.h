@@ -7,6 +7,7 @@
 #include "device_buffer.h"
 #include "harness.h"
 #include "lab_status.h"
+#include "launch_shape.h"
 #include "launch_watch.h"
 
 #ifdef __cplusplus
@@ -34,12 +35,16 @@ void gpu_expect_ok_status(lab_status status, const char *call);
 /* Every kernel the last student call launched (gpu_expect_ok) had blocks of
  * block_x x block_y x block_z threads and, where grid_x is not 0, a grid of
  * grid_x x grid_y x grid_z blocks: the launch shape the lab fixes (its
- * header or contract). Fails naming the expected and the launched shape and
- * `where` (the TODO and handout section). Not checked, without failing,
- * where launches are not watched (launch_watch.h). */
+ * header or contract), judged by launch_shape.h's rule (the threads per
+ * block and the number of blocks, in any layout). Fails naming the expected
+ * and the launched shape and `where` (the TODO and handout section). Not
+ * checked, without failing, where launches are not watched (launch_watch.h). */
 void gpu_expect_launch_shape(const char *call, unsigned block_x, unsigned block_y,
                              unsigned block_z, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                              const char *where);
+/* The same with the shape as a value (speed checks judge their timed calls
+ * by the same launch_shape). */
+void gpu_expect_launch_follows(const char *call, const launch_shape *want);
 
 /* No write landed in the guard zones around `buf`. */
 void gpu_expect_guards_intact(const device_buffer *buf, const char *call);

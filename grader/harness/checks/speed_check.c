@@ -65,6 +65,8 @@ typedef struct {
     timed_launch inner;
     void *ctx;
     const char *description;
+    const launch_shape *shape;
+    char off_shape[1536]; /* the first timed call that left the shape ("": none) */
 } student_launch;
 
 static int student_timed_launch(void *ctx)
@@ -75,6 +77,14 @@ static int student_timed_launch(void *ctx)
     launch_watch_begin(call);
     int status = s->inner(s->ctx);
     launch_watch_end();
+    /* Failed after the measurement (a failure here would end it half
+     * done); only the first departure is kept. A few comparisons on the
+     * host, like launch_watch_end's own, while the kernel runs. */
+    int count = 0;
+    const launch_record *launches = s->shape ? launch_watch_last(&count) : NULL;
+    if (launches && !s->off_shape[0])
+        launch_shape_followed(s->shape, launches, count, call, s->off_shape,
+                              sizeof s->off_shape);
     return status;
 }
 
@@ -90,12 +100,16 @@ int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline
                                              10.0 * spec->flops_per_launch);
     watched_guard w = {guard, spec, limit};
     timing_guard watched = {watched_prepare, watched_verify, &w};
-    student_launch own = {student, student_ctx, spec->description};
+    student_launch own = {student, student_ctx, spec->description, spec->shape, ""};
     int status = timing_interleaved(student_timed_launch, &own, baseline, baseline_ctx, plan,
                                     &watched,
                                     result);
     grader_unwatch();
     grader_gpu_share_again();
+    GRADER_CHECK(!own.off_shape[0],
+                 "%s. The graded calls are held to the same shape: a kernel must launch it at "
+                 "the timed size too, not another one chosen for that size.",
+                 own.off_shape);
     /* Run 0 is the first call of the measurement: a wrong result there is a
      * wrong kernel. A wrong result after right ones is a call that skipped
      * its work (e.g. it remembered its last arguments). */

@@ -7,7 +7,9 @@
  * floor of the work (its bytes at the device's DRAM peak, its FLOPs at the
  * FP32 peak) fails as "faster than the hardware allows". A watchdog stops a
  * run that never finishes. Every timed run is therefore one launch: the
- * plan's launches_per_run does not apply here.
+ * plan's launches_per_run does not apply here. Each timed call's kernels
+ * must be the student's own (launch_watch.h) and follow the launch shape
+ * the lab fixes (spec->shape), like the graded calls.
  *
  * ratio = median(baseline time) / median(student time), so "2.0" means the
  * student's kernel runs twice as fast. When the baseline is a copy kernel
@@ -18,6 +20,7 @@
 #ifndef SPEED_CHECK_H
 #define SPEED_CHECK_H
 
+#include "launch_shape.h"
 #include "timing.h"
 
 #ifdef __cplusplus
@@ -32,6 +35,11 @@ typedef struct {
     double flops_per_launch;  /* for GFLOP/s in the report (0: not reported) */
     const char *hint;         /* printed on failure: what usually causes it, where to read */
     const char *verify_hint;  /* printed when a timed run's output is wrong */
+    /* The launch shape the lab fixes at the timed size (launch_shape.h), the
+     * rule graded calls are held to; NULL where the lab fixes none. Every
+     * timed call is judged by it: a kernel that runs the lesson's shape on
+     * the graded sizes and another one at the timed size fails. */
+    const launch_shape *shape;
 } speed_spec;
 
 /* Relative band below the threshold that triggers one re-measurement. */

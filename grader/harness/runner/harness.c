@@ -8,6 +8,7 @@
 #include "gpu_keeper.h"
 #include "sm_limit.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -301,15 +302,35 @@ const calibration *harness_calibration;
  * orders_by_legacy_stream; measured in docs/design.md, section 3.6). */
 int harness_green_context_unordered;
 
+/* The device memory of this run's GPU in GiB, from the keeper's device line
+ * (device_describe: "..., 80 GiB, driver ..."); 0 when unknown. Only the
+ * keeper's line counts: it runs no student code, while the fallback probe
+ * is a run of the test program, whose line a submission could write. */
+static double run_device_gib;
+
+static double device_line_gib(const char *line)
+{
+    const char *unit = strstr(line, " GiB,");
+    if (!unit)
+        return 0.0;
+    const char *start = unit;
+    while (start > line && (isdigit((unsigned char)start[-1]) || start[-1] == '.'))
+        --start;
+    return start < unit && start > line && start[-1] == ' ' ? atof(start) : 0.0;
+}
+
 /* A test whose ratio cannot be graded on this GPU (its calibration file says
- * so), or that cannot be graded in a green context, is not run: the runner
- * records it as skipped, not graded, with the reason in the message. The
- * runner decides this itself, so no test process can claim it. */
+ * so), that needs more device memory than this GPU has (device_gib), or
+ * that cannot be graded in a green context, is not run: the runner records
+ * it as skipped, not graded, with the reason in the message. The runner
+ * decides this itself, so no test process can claim it. */
 static int skip_not_graded(test_outcome *out, const grader_test *test)
 {
     const char *threshold = calibration_not_graded(&run_calibration, test->name);
     int unordered = harness_green_context_unordered && test->group != GROUP_CPU;
-    if (!threshold && !unordered)
+    int too_small = test->device_gib > 0 && run_device_gib > 0.0 &&
+                    run_device_gib < (double)test->device_gib;
+    if (!threshold && !unordered && !too_small)
         return 0;
     memset(out, 0, sizeof *out);
     out->test = test;
@@ -321,6 +342,11 @@ static int skip_not_graded(test_outcome *out, const grader_test *test)
                  "not graded: %s cannot be graded on this GPU (calibration file %s: the "
                  "reference and the baseline are too close here)",
                  threshold, run_calibration.file);
+    else if (too_small)
+        snprintf(out->record.message, sizeof out->record.message,
+                 "not gradable here: the test needs a GPU with %d GiB of memory, and this one "
+                 "has %.0f GiB",
+                 test->device_gib, run_device_gib);
     else
         snprintf(out->record.message, sizeof out->record.message,
                  "not graded under GRADER_SM_COUNT: in a green context cudaStreamCreate "
@@ -508,7 +534,10 @@ int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness
      * so the device description comes from a child: the keeper, or, where
      * there is none, a run of the test program. */
     char device[RECORD_DEVICE_BYTES] = "not probed (CPU checks only)";
-    if (needs_gpu && !gpu_keeper_start(device, sizeof device)) {
+    int kept = needs_gpu && gpu_keeper_start(device, sizeof device);
+    if (kept)
+        run_device_gib = device_line_gib(device);
+    if (needs_gpu && !kept) {
         procs[0].out = &outs[selected]; /* a spare outcome, never reported */
         test_process_run(&procs[0], NULL, 60, 0);
         snprintf(device, sizeof device, "%s",

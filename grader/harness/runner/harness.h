@@ -64,6 +64,9 @@ typedef struct {
                              * when it fails, this test's points are not credited */
     int timeout_s;          /* 0: the default for its group */
     grader_speed_curve curve; /* speed tests: partial credit in the batch */
+    int device_gib;         /* 0: any GPU; else the device memory (GiB, the GPU's total) the
+                             * test needs: on a GPU with less the runner records it not
+                             * gradable (harness.c, skip_not_graded) */
 } grader_test;
 
 /* Table rows, so that each test's name is written once (it is the function's):
@@ -72,28 +75,34 @@ typedef struct {
  *   GRADER_BONUS(gpu_thread_tile_correct, GROUP_GPU, 6),
  *   GRADER_BONUS_GATED(gpu_thread_tile_correct, GROUP_GPU, 6, gpu_thread_tile_uses_shared_tiles) */
 #define GRADER_TEST(fn, group, points) \
-    {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0, GRADER_NO_CURVE}
+    {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0, GRADER_NO_CURVE, 0}
 #define GRADER_GATED(fn, group, points, gate_fn) \
-    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0, GRADER_NO_CURVE}
+    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0, GRADER_NO_CURVE, 0}
 #define GRADER_BONUS(fn, group, points) \
-    {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0, GRADER_NO_CURVE}
+    {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0, GRADER_NO_CURVE, 0}
 #define GRADER_BONUS_GATED(fn, group, points, gate_fn) \
-    {#fn, group, GRADER_FN(fn, group), points, 1, #gate_fn, 0, GRADER_NO_CURVE}
+    {#fn, group, GRADER_FN(fn, group), points, 1, #gate_fn, 0, GRADER_NO_CURVE, 0}
 /* Any required row: gate a test's name or NULL, limit_s 0 for the default. */
 #define GRADER_ROW(fn, group, points, gate, limit_s) \
-    {#fn, group, GRADER_FN(fn, group), points, 0, gate, limit_s, GRADER_NO_CURVE}
+    {#fn, group, GRADER_FN(fn, group), points, 0, gate, limit_s, GRADER_NO_CURVE, 0}
 /* The same for a bonus row. */
 #define GRADER_BONUS_ROW(fn, group, points, gate, limit_s) \
-    {#fn, group, GRADER_FN(fn, group), points, 1, gate, limit_s, GRADER_NO_CURVE}
+    {#fn, group, GRADER_FN(fn, group), points, 1, gate, limit_s, GRADER_NO_CURVE, 0}
+/* A test that needs `gib` GiB of device memory (the GPU's total): on a
+ * smaller GPU it is not gradable, out of the total rather than lost.
+ *   GRADER_NEEDS_MEMORY(gpu_scale_grid_stride_near_int_max, GROUP_GPU, 2,
+ *                       gpu_grid_stride_bandwidth, 18) */
+#define GRADER_NEEDS_MEMORY(fn, group, points, gate_fn, gib) \
+    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0, GRADER_NO_CURVE, gib}
 /* A speed test with its partial-credit curve (grader_speed_curve):
  *   GRADER_SPEED(gpu_image_bandwidth, GROUP_GPU, 6, "fraction_of_copy_bandwidth",
  *                LAB1_IMAGE_COPY_FRACTION_FLOOR, LAB1_IMAGE_COPY_FRACTION_REFERENCE) */
 #define GRADER_SPEED(fn, group, points, metric, floor_ratio, reference_ratio) \
     {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0,                   \
-     {metric, floor_ratio, reference_ratio}}
+     {metric, floor_ratio, reference_ratio}, 0}
 #define GRADER_BONUS_SPEED(fn, group, points, metric, floor_ratio, reference_ratio) \
     {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0,                         \
-     {metric, floor_ratio, reference_ratio}}
+     {metric, floor_ratio, reference_ratio}, 0}
 /* Spelled out in every row: -Wextra warns about a field left out. */
 #define GRADER_NO_CURVE {NULL, 0.0, 0.0}
 
@@ -193,7 +202,8 @@ typedef enum {
     GRADER_SKIP_BY_TEST = 1, /* the test chose to (skip()) */
     GRADER_SKIP_NO_GPU,      /* no CUDA device where the test needs one */
     GRADER_SKIP_NO_TOOL,     /* a tool the check runs is missing (compute-sanitizer) */
-    GRADER_SKIP_NOT_GRADABLE /* its ratio cannot be graded on this GPU (calibration.h), or
+    GRADER_SKIP_NOT_GRADABLE /* its ratio cannot be graded on this GPU (calibration.h), the
+                              * GPU has less memory than it needs (device_gib), or
                               * its lab in a green context (grader_suite):
                               * set by the runner only, never taken from a test process */
 } grader_skip_reason;
