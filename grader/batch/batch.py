@@ -726,11 +726,18 @@ class Batch:
 
     def run(self):
         self.roster = self.load_roster()
+        try:
+            self.id_pattern = submissions.compile_id_pattern(self.args.id_pattern)
+        except submissions.IdPatternError as e:
+            raise SystemExit(f"grade-submissions: {e}")
         self.prepare()
-        subs, notes = submissions.discover(self.args.submissions)
+        subs, notes = submissions.discover(self.args.submissions, self.id_pattern)
         for note in notes:
             say(note)
-        for line in outputs.roster_summary(self.roster, [s.id for s in subs]):
+        for line in outputs.pattern_summary(subs, self.args.id_pattern):
+            say(line)
+        for line in outputs.roster_summary(self.roster, [s.id for s in subs],
+                                           names={s.id: s.name for s in subs if s.pattern}):
             say(line)
         self.record_batch([s.id for s in subs])
         if self.args.shard:

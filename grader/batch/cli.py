@@ -44,6 +44,11 @@ def grade_parser():
                                     "submitted or not")
     p.add_argument("--roster-column", default="id", metavar="NAME",
                    help="the roster's column of ids (default id; any case)")
+    p.add_argument("--id-pattern", metavar="REGEX",
+                   help="take each entry's id out of its name, as an LMS's download names "
+                        "it: canvas, canvas-user-id, moodle, moodle-participant "
+                        "(batch/submissions.py, ID_PATTERNS), or a regex whose group (?P<id>...) "
+                        "is the id; an entry it does not match keeps its own name")
     p.add_argument("--force", action="store_true", help="regrade what is already graded")
     p.add_argument("--only", nargs="+", metavar="ID", help="grade only these ids")
     p.add_argument("--shard", type=_shard, help="I/N: grade submissions I, I+N, ... (0-based)")

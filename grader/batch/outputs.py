@@ -146,21 +146,41 @@ def _roster_column(path, line, header, column):
     return hits[0]
 
 
-def roster_summary(roster, ids, shown=20):
+def roster_summary(roster, ids, shown=20, names=None):
     """Before grading: the rostered ids with no submission, and the
     submissions whose id is on no roster line (an LMS's download name,
-    say), so that a wrong name is fixed before the gradebook says it."""
+    say), so that a wrong name is fixed before the gradebook says it.
+    `names`: {id: the entry's name} where they differ (--id-pattern), so
+    that an entry is shown as it is in the folder."""
     if roster is None:
         return []
     rostered, handed_in = {nfc(r) for r in roster}, set(ids)
+    names = names or {}
 
     def listed(found):
+        found = [f"{i} ({names[i]})" if names.get(i, i) != i else i for i in found]
         return ": " + " ".join(found[:shown]) + (f" and {len(found) - shown} more"
                                                   if len(found) > shown else "") if found else ""
     missing = sorted(rostered - handed_in)
     extra = sorted(handed_in - rostered)
     return [f"roster: {len(missing)} rostered ids have no submission{listed(missing)}",
             f"roster: {len(extra)} submissions are on no roster line{listed(extra)}"]
+
+
+def pattern_summary(subs, pattern_text, shown=20):
+    """Before grading, under --id-pattern: how many entries' names gave an
+    id, and the entries it did not match (graded under their own name)."""
+    if pattern_text is None:
+        return []
+    missed = [s.name for s in subs if s.pattern == "missed"]
+    matched = [s for s in subs if s.pattern == "matched"]
+    lines = [f"--id-pattern {pattern_text}: {len(matched)} of {len(subs)} entries named an id" +
+             (f" (e.g. {matched[0].name} -> {matched[0].id})" if matched else "")]
+    if missed:
+        lines.append(f"--id-pattern {pattern_text}: {len(missed)} entries match it not, graded "
+                     f"under their own name: {' '.join(missed[:shown])}" +
+                     (f" and {len(missed) - shown} more" if len(missed) > shown else ""))
+    return lines
 
 
 def _labs_with(rec: StudentRecord, lab_names, **want):
