@@ -49,6 +49,11 @@ def grade_parser():
                         "it: canvas, canvas-user-id, moodle, moodle-participant "
                         "(batch/submissions.py, ID_PATTERNS), or a regex whose group (?P<id>...) "
                         "is the id; an entry it does not match keeps its own name")
+    p.add_argument("--weights", metavar="FILE",
+                   help="course file giving each lab's points in the total, "
+                        "{\"weights\": {\"lab1\": 10, ...}} (batch/weights.py; default: the "
+                        "course's grader/course.json where it exists, else each lab counts its "
+                        "own points)")
     p.add_argument("--force", action="store_true", help="regrade what is already graded")
     p.add_argument("--only", nargs="+", metavar="ID", help="grade only these ids")
     p.add_argument("--shard", type=_shard, help="I/N: grade submissions I, I+N, ... (0-based)")
