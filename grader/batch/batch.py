@@ -807,10 +807,10 @@ class Batch:
                               f"total {outputs.fmt(t.total)} of {outputs.fmt(t.possible)} points"
                               + (f", on {models}" if models else ""))
                 if time.monotonic() - last_outputs > 30:
-                    self.write_outputs(pictures=False)
+                    self.write_outputs(final=False)
                     last_outputs = time.monotonic()
         self.refresh_pages()
-        self.write_outputs(pictures=not self.args.no_report)
+        self.write_outputs(final=True)
         self.mark_complete(shard_subs)
         elapsed = time.monotonic() - started
         say(f"graded {len(todo)} submissions in {elapsed:.1f} s; gradebook: "
@@ -826,7 +826,7 @@ class Batch:
             if rec is not None and rec.id == sid:
                 self.write_pages(folder, rec)
 
-    def write_outputs(self, pictures):
+    def write_outputs(self, final):
         students = outputs.load_students([self.out])
         gone = sorted(set(students) - set(self.every_id))
         if gone:  # an entry renamed or removed: its old folder is no student of this list
@@ -834,14 +834,13 @@ class Batch:
                              f"submissions folder now ({' '.join(gone[:5])}"
                              f"{' ...' if len(gone) > 5 else ''}): not in the gradebook")
         students = {sid: rec for sid, rec in students.items() if sid not in gone}
-        outputs.write_class_outputs(self.out, students, self.labs_info, self.roster)
-        if pictures:
-            # The pictures are extras: a plotting failure must not cost the
-            # run (the gradebook and results are already written).
-            try:
-                report.draw(self.out, read_json(os.path.join(self.out, "summary.json")))
-            except Exception as e:  # noqa: BLE001 - any matplotlib failure
-                say_once("report", f"report pictures not drawn: {type(e).__name__}: {e}")
+        students = outputs.write_class_outputs(self.out, students, self.labs_info, self.roster)
+        if final:
+            path = report.write(self.out, read_json(os.path.join(self.out, "summary.json")),
+                                students, self.labs_info,
+                                {sid: student_dir(self.out, sid) for sid in students},
+                                pictures=not self.args.no_report)
+            say(f"class report: {path}")
 
 
 def student_note(rec: StudentRecord):

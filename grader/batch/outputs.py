@@ -359,6 +359,8 @@ def summary(students: Dict[str, StudentRecord], ids, labs_info: List[LabInfo]):
                     e["failed"] += 1
                 if t.ratio is not None:
                     e["ratios"].append(round(t.ratio, 4))
+                if t.threshold is not None:
+                    e.setdefault("threshold", t.threshold)
         for e in tests.values():
             graded = e["passed"] + e["failed"]
             e["pass_rate"] = round(e["passed"] / graded, 4) if graded else None

@@ -13,8 +13,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
-from batch import export, feedback, gradescope, outputs, score, weights  # noqa: E402
-from batch.records import LabInfo, StudentRecord  # noqa: E402
+from batch import export, feedback, gradescope, outputs, report, score, weights  # noqa: E402
+from batch.records import LabInfo, ReviewFlag, StudentRecord  # noqa: E402
 from batch.util import read_json  # noqa: E402
 
 RUBRIC = {"title": "Lab", "tests": [
@@ -246,6 +246,44 @@ class WeightsTest(unittest.TestCase):
         self.assertEqual(book["alice"]["total"], "20")
         one_lab = gradescope.results([students["alice"].labs["lab1"]], 1.0)
         self.assertEqual(one_lab["score"], 15)
+
+
+class ReportPageTest(unittest.TestCase):
+    """report.html: totals, pass rates of graded runs, review flags and
+    build failures linked to the students' pages, everything escaped."""
+    def test_the_page(self):
+        built = lab("lab1", "cpu_a", "gpu_b")
+        broken = score.score_lab("lab1", RUBRIC, {}, state="build_failed", reason="x")
+        broken.build_errors = "indexing.cu(3): error: <img src=x onerror=alert(1)>"
+        hostile = "<script>alert(1)</script>"
+        students = {
+            "ann": StudentRecord(id="ann", state="graded", labs={"lab1": built},
+                                 review=[ReviewFlag("lab1", 0, "process control",
+                                                    "system(\"<b>rm</b>\")")]),
+            hostile: StudentRecord(id=hostile, state="graded", labs={"lab1": broken})}
+        with tempfile.TemporaryDirectory() as out:
+            for sid in students:
+                os.makedirs(outputs.student_dir(out, sid))
+                with open(os.path.join(outputs.student_dir(out, sid), "feedback.html"), "w"):
+                    pass
+            written = outputs.write_class_outputs(out, students, LABS[:1])
+            summary = read_json(os.path.join(out, "summary.json"))
+            links = report.page_links(out, {s: outputs.student_dir(out, s) for s in written})
+            page = report.html_page(summary, written, LABS[:1], links,
+                                    {"speed_ratios.png": "not drawn: no ratio"}, when="now")
+        self.assertNotIn("<script>", page)
+        self.assertNotIn("<img src=x", page)
+        self.assertNotIn("<b>rm</b>", page)
+        self.assertIn("&lt;img src=x onerror=alert(1)&gt;", page)
+        self.assertIn('<a href="students/ann/feedback.html">ann</a>', page)
+        self.assertIn('<a href="students/%3Cscript%3Ealert%281%29%3C/script%3E/feedback.html">'
+                      "&lt;script&gt;alert(1)&lt;/script&gt;</a>", page)
+        # gpu_b: passed by ann, not built by the other: 100 %, one "did not build".
+        self.assertIn("<td>gpu_b</td><td>" + report._bar(1.0, "100%", "#228833") +
+                      "</td><td>1</td><td>0</td><td>0</td><td>0</td><td>1</td>", page)
+        self.assertIn("Picture speed_ratios.png (speed ratios against their thresholds): "
+                      "not drawn: no ratio.", page)
+        self.assertIn("each lab counts its own points", page)
 
 
 class PassRateTest(unittest.TestCase):

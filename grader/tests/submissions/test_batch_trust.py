@@ -442,7 +442,7 @@ class BookkeepingTest(unittest.TestCase):
             b.record_batch(["alice", "bob"])  # "Alice.zip" renamed "alice.zip"
             b.roster, b.labs_info = None, [records.LabInfo("lab1", "Lab 1", 5, 0)]
             with unittest.mock.patch.object(batch, "say_once") as said:
-                b.write_outputs(pictures=False)
+                b.write_outputs(final=False)
             self.assertEqual(sorted(self._rows(out)), ["bob"])
             self.assertIn("Alice", said.call_args[0][1])
 
