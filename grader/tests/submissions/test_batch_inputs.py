@@ -380,7 +380,7 @@ class RosterTest(unittest.TestCase):
         b.out = os.path.join(self.dir, "out")
         b.labs_info = [records.LabInfo("lab1", "Lab 1", 5, 0)]
         b.every_id = []
-        b.write_outputs(pictures=False)
+        b.write_outputs(final=False)
         with open(os.path.join(b.out, "gradebook.csv"), encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
         self.assertEqual([(r["id"], r["grading_status"]) for r in rows[1:]],
