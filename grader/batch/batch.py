@@ -671,20 +671,24 @@ class Batch:
         reaches every page without a regrade."""
         order = [l.name for l in self.course.labs]
         records = [student.labs[n] for n in order if n in student.labs]
-        dates = {}
+        dates, history = {}, {}
         for name in order:
             try:
                 dates[name] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(
                     os.path.getmtime(os.path.join(student_out, name, "lab.json"))))
+                history[name] = sorted(f[:-len(".json")] for f in os.listdir(
+                    os.path.join(student_out, name, "history")) if f.endswith(".json"))
             except OSError:
                 pass
         write_json_atomic(os.path.join(student_out, "results.json"),
                           gradescope.results(records, student.seconds or 0.0,
                                              student_note(student), self.labs_info))
         write_atomic(os.path.join(student_out, "feedback.txt"),
-                     feedback.text(student, order, self.labs_info, dates=dates))
+                     feedback.text(student, order, self.labs_info, dates=dates,
+                                   history=history))
         write_atomic(os.path.join(student_out, "feedback.html"),
-                     feedback.page(student, order, self.labs_info, dates=dates))
+                     feedback.page(student, order, self.labs_info, dates=dates,
+                                   history=history))
 
     def _finish_error(self, sub, error, start) -> StudentRecord:
         student_out = student_dir(self.out, sub.id)

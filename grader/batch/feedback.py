@@ -56,9 +56,10 @@ def _infos(rec, lab_order, labs_info):
             for n in lab_order if n in rec.labs]
 
 
-def _lab_facts(lab, date=None):
+def _lab_facts(lab, date=None, earlier=()):
     """Lines about how a lab was graded (its files, the course, the GPU,
-    the date)."""
+    the date), and its earlier gradings (labN/history: when, and the
+    start of the hash of the files then graded)."""
     facts = [f"state: {lab.state}" + (f" ({lab.reason})" if lab.reason else "")]
     if date:
         facts.append(f"graded: {date}")
@@ -70,10 +71,13 @@ def _lab_facts(lab, date=None):
         facts.append(f"GPU: {lab.run.gpu}")
     if lab.calibration and lab.calibration.get("state") not in (None, "not_needed"):
         facts.append("calibration: " + (lab.calibration.get("file") or lab.calibration["state"]))
+    if earlier:
+        facts.append(f"graded before ({lab.lab}/history/, kept for disputes): " +
+                     ", ".join(earlier))
     return facts
 
 
-def text(rec: StudentRecord, lab_order, labs_info=None, when=None, dates=None):
+def text(rec: StudentRecord, lab_order, labs_info=None, when=None, dates=None, history=None):
     """The plain-text page."""
     when = when or time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     infos = _infos(rec, lab_order, labs_info)
@@ -86,7 +90,8 @@ def text(rec: StudentRecord, lab_order, labs_info=None, when=None, dates=None):
         if lab is None:
             continue
         lines.append("== " + _heading(lab, name, by_name.get(name)))
-        lines += ["   " + fact for fact in _lab_facts(lab, dates.get(name))]
+        lines += ["   " + fact for fact in _lab_facts(lab, dates.get(name),
+                                                      (history or {}).get(name, ()))]
         for t in lab.tests:
             lines.append(f"   {_verdict(t):<20} {_points(t.score):>5} / {_points(t.max_score):<5} "
                          f"{t.name}{' (bonus)' if t.bonus else ''}")
@@ -96,7 +101,7 @@ def text(rec: StudentRecord, lab_order, labs_info=None, when=None, dates=None):
     return "\n".join(lines) + "\n"
 
 
-def page(rec: StudentRecord, lab_order, labs_info=None, when=None, dates=None):
+def page(rec: StudentRecord, lab_order, labs_info=None, when=None, dates=None, history=None):
     """The HTML page: every string escaped, no script, nothing loaded."""
     when = when or time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     infos = _infos(rec, lab_order, labs_info)
@@ -116,8 +121,8 @@ def page(rec: StudentRecord, lab_order, labs_info=None, when=None, dates=None):
         if lab is None:
             continue
         parts += [f'<h2 id="{e(name)}">{e(_heading(lab, name, by_name.get(name)))}</h2>',
-                  "<ul>" + "".join(f"<li>{e(f)}</li>" for f in _lab_facts(lab, dates.get(name)))
-                  + "</ul>",
+                  "<ul>" + "".join(f"<li>{e(f)}</li>" for f in _lab_facts(
+                      lab, dates.get(name), (history or {}).get(name, ()))) + "</ul>",
                   "<table><tr><th>test</th><th>verdict</th><th>points</th><th>message</th></tr>"]
         for t in lab.tests:
             message = t.output[:MESSAGE_CHARS] if t.status != "passed" else ""
