@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from . import build, cgroups, course as course_mod, feedback, gradescope, outputs, report
-from . import review, runner
+from . import review, runner, weights as weights_mod
 from . import gpus as gpus_mod, sandbox as sandbox_mod, score, slots, submissions, tasks, uids
 from .calibrated_curves import CalibratedCurves, CalibrationUnusable
 from .labs import Lab
@@ -84,6 +84,8 @@ def chown_tree(top, uid):
 
 
 class Batch:
+    labs_info = None  # the labs of this run with their weights, from prepare()
+
     def __init__(self, args):
         self.args = args
         self.out = os.path.abspath(args.out)
@@ -137,6 +139,14 @@ class Batch:
                                   bonus_possible=sum(t["points"] for t in score.graded_tests(
                                       self.course.rubrics[l.name]) if t["bonus"]))
                           for l in self.labs]
+        course_file = self.args.weights or weights_mod.default_file(self.args.course or REPO)
+        try:
+            self.labs_info = weights_mod.with_weights(
+                self.labs_info, weights_mod.load(course_file, [i.name for i in self.labs_info]))
+        except weights_mod.WeightsError as e:
+            raise SystemExit(f"grade-submissions: stopped before grading: {e}")
+        if course_file:
+            say(f"totals: {weights_mod.statement(self.labs_info)} ({course_file})")
         write_json_atomic(outputs.labs_info_path(self.out), [i.to_json() for i in self.labs_info])
         self.set_up_isolation()
         if not self.gpus:
@@ -615,13 +625,9 @@ class Batch:
         built = [d for d in done if isinstance(d, BuiltLab)]
         self.run_labs(built, scratch)
 
-        note = ""
-        if ignored:
-            note = "ignored (only the lab files are graded): " + ", ".join(ignored[:20]) + \
-                   (f" and {len(ignored) - 20} more" if len(ignored) > 20 else "")
         return self.compose_student(sub, {"state": "graded", "taken": sorted(taken),
-                                          "ignored": ignored[:200], "code_review": flags,
-                                          "note": note}, time.monotonic() - start)
+                                          "ignored": ignored[:200], "code_review": flags},
+                                    time.monotonic() - start)
 
     def compose_student(self, sub, facts, seconds) -> StudentRecord:
         """student.json (and the student's results.json and build.log) from
@@ -643,8 +649,6 @@ class Batch:
                 self.course.curves.get(rec.lab, {}), rec.calibration))
             flags += [ReviewFlag(rec.lab, 0, build.flag_for(f), f)
                       for f in rec.symbol_findings or []]
-        write_json_atomic(os.path.join(student_out, "results.json"),
-                          gradescope.results(records, seconds, facts.get("note", "")))
         write_atomic(os.path.join(student_out, "build.log"), "".join(
             f"===== {r.lab}\n{read_text(os.path.join(student_out, r.lab, 'build.log'))}\n"
             for r in records if os.path.exists(os.path.join(student_out, r.lab, "build.log"))))
@@ -655,15 +659,36 @@ class Batch:
                                 ignored=facts.get("ignored", []),
                                 labs={r.lab: r for r in records}, review=flags,
                                 seconds=round(seconds, 1))
-        self.write_feedback(student_out, student)
+        self.write_pages(student_out, student)
         write_json_atomic(os.path.join(student_out, "student.json"), student.to_json())  # last
         return student
 
-    def write_feedback(self, student_out, student):
-        """The student's page and its text twin (feedback.py)."""
+    def write_pages(self, student_out, student: StudentRecord):
+        """What the student reads, from their record and this run's labs
+        (and weights): results.json, and the page with its text twin
+        (feedback.py). Written when the student is graded, and again for
+        every student at the end of a run, so that a change of weights
+        reaches every page without a regrade."""
         order = [l.name for l in self.course.labs]
-        write_atomic(os.path.join(student_out, "feedback.txt"), feedback.text(student, order))
-        write_atomic(os.path.join(student_out, "feedback.html"), feedback.page(student, order))
+        records = [student.labs[n] for n in order if n in student.labs]
+        dates, history = {}, {}
+        for name in order:
+            try:
+                dates[name] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(
+                    os.path.getmtime(os.path.join(student_out, name, "lab.json"))))
+                history[name] = sorted(f[:-len(".json")] for f in os.listdir(
+                    os.path.join(student_out, name, "history")) if f.endswith(".json"))
+            except OSError:
+                pass
+        write_json_atomic(os.path.join(student_out, "results.json"),
+                          gradescope.results(records, student.seconds or 0.0,
+                                             student_note(student), self.labs_info))
+        write_atomic(os.path.join(student_out, "feedback.txt"),
+                     feedback.text(student, order, self.labs_info, dates=dates,
+                                   history=history))
+        write_atomic(os.path.join(student_out, "feedback.html"),
+                     feedback.page(student, order, self.labs_info, dates=dates,
+                                   history=history))
 
     def _finish_error(self, sub, error, start) -> StudentRecord:
         student_out = student_dir(self.out, sub.id)
@@ -673,13 +698,11 @@ class Batch:
         os.makedirs(student_out, exist_ok=True)
         records = [score.score_lab(l.name, self.course.rubrics[l.name], {}, state="error",
                                    reason="not graded: " + error) for l in self.labs]
-        write_json_atomic(os.path.join(student_out, "results.json"),
-                          gradescope.results(records, time.monotonic() - start,
-                                             "The submission could not be graded: " + error))
         student = StudentRecord(id=sub.id, entry=sub.name, state="error", error=error,
                                 submission=sub.kind, course=self.course.fingerprint,
-                                labs={r.lab: r for r in records}, review=[])
-        self.write_feedback(student_out, student)
+                                labs={r.lab: r for r in records}, review=[],
+                                seconds=round(time.monotonic() - start, 1))
+        self.write_pages(student_out, student)
         write_json_atomic(os.path.join(student_out, "student.json"), student.to_json())
         return student
 
@@ -726,11 +749,18 @@ class Batch:
 
     def run(self):
         self.roster = self.load_roster()
+        try:
+            self.id_pattern = submissions.compile_id_pattern(self.args.id_pattern)
+        except submissions.IdPatternError as e:
+            raise SystemExit(f"grade-submissions: {e}")
         self.prepare()
-        subs, notes = submissions.discover(self.args.submissions)
+        subs, notes = submissions.discover(self.args.submissions, self.id_pattern)
         for note in notes:
             say(note)
-        for line in outputs.roster_summary(self.roster, [s.id for s in subs]):
+        for line in outputs.pattern_summary(subs, self.args.id_pattern):
+            say(line)
+        for line in outputs.roster_summary(self.roster, [s.id for s in subs],
+                                           names={s.id: s.name for s in subs if s.pattern}):
             say(line)
         self.record_batch([s.id for s in subs])
         if self.args.shard:
@@ -775,21 +805,32 @@ class Batch:
                     say(f"{sub.id}: no row could be written: {traceback.format_exc()}")
                     progress.step(sub.id, "error")
                     continue
-                total = sum(r.score for r in rec.labs.values())
+                t = weights_mod.totals(rec, self.labs_info)
                 models = outputs.gpu_models(rec, list(rec.labs))
                 progress.step(sub.id, "error" if rec.state == "error" else
-                              f"{outputs.fmt(total)} points" + (f", on {models}" if models else ""))
+                              f"total {outputs.fmt(t.total)} of {outputs.fmt(t.possible)} points"
+                              + (f", on {models}" if models else ""))
                 if time.monotonic() - last_outputs > 30:
-                    self.write_outputs(pictures=False)
+                    self.write_outputs(final=False)
                     last_outputs = time.monotonic()
-        self.write_outputs(pictures=not self.args.no_report)
+        self.refresh_pages()
+        self.write_outputs(final=True)
         self.mark_complete(shard_subs)
         elapsed = time.monotonic() - started
         say(f"graded {len(todo)} submissions in {elapsed:.1f} s; gradebook: "
             f"{os.path.join(self.out, 'gradebook.csv')}")
         return 0
 
-    def write_outputs(self, pictures):
+    def refresh_pages(self):
+        """Every student's results.json and page again, from student.json
+        and this run's labs and weights (cheap: no grading)."""
+        for sid in self.every_id:
+            folder = student_dir(self.out, sid)
+            rec = _student_record(folder)
+            if rec is not None and rec.id == sid:
+                self.write_pages(folder, rec)
+
+    def write_outputs(self, final):
         students = outputs.load_students([self.out])
         gone = sorted(set(students) - set(self.every_id))
         if gone:  # an entry renamed or removed: its old folder is no student of this list
@@ -797,14 +838,25 @@ class Batch:
                              f"submissions folder now ({' '.join(gone[:5])}"
                              f"{' ...' if len(gone) > 5 else ''}): not in the gradebook")
         students = {sid: rec for sid, rec in students.items() if sid not in gone}
-        outputs.write_class_outputs(self.out, students, self.labs_info, self.roster)
-        if pictures:
-            # The pictures are extras: a plotting failure must not cost the
-            # run (the gradebook and results are already written).
-            try:
-                report.draw(self.out, read_json(os.path.join(self.out, "summary.json")))
-            except Exception as e:  # noqa: BLE001 - any matplotlib failure
-                say_once("report", f"report pictures not drawn: {type(e).__name__}: {e}")
+        students = outputs.write_class_outputs(self.out, students, self.labs_info, self.roster)
+        if final:
+            path = report.write(self.out, read_json(os.path.join(self.out, "summary.json")),
+                                students, self.labs_info,
+                                {sid: student_dir(self.out, sid) for sid in students},
+                                pictures=not self.args.no_report)
+            say(f"class report: {path}")
+
+
+def student_note(rec: StudentRecord):
+    """The line results.json's output starts with: why the submission could
+    not be graded, or the files it held that were not graded."""
+    if rec.state == "error":
+        return "The submission could not be graded: " + (rec.error or "")
+    ignored = rec.ignored or []
+    if not ignored:
+        return ""
+    return "ignored (only the lab files are graded): " + ", ".join(ignored[:20]) + \
+        (f" and {len(ignored) - 20} more" if len(ignored) > 20 else "")
 
 
 def _student_record(folder):

@@ -44,6 +44,16 @@ def grade_parser():
                                     "submitted or not")
     p.add_argument("--roster-column", default="id", metavar="NAME",
                    help="the roster's column of ids (default id; any case)")
+    p.add_argument("--id-pattern", metavar="REGEX",
+                   help="take each entry's id out of its name, as an LMS's download names "
+                        "it: canvas, canvas-user-id, moodle, moodle-participant "
+                        "(batch/submissions.py, ID_PATTERNS), or a regex whose group (?P<id>...) "
+                        "is the id; an entry it does not match keeps its own name")
+    p.add_argument("--weights", metavar="FILE",
+                   help="course file giving each lab's points in the total, "
+                        "{\"weights\": {\"lab1\": 10, ...}} (batch/weights.py; default: the "
+                        "course's grader/course.json where it exists, else each lab counts its "
+                        "own points)")
     p.add_argument("--force", action="store_true", help="regrade what is already graded")
     p.add_argument("--only", nargs="+", metavar="ID", help="grade only these ids")
     p.add_argument("--shard", type=_shard, help="I/N: grade submissions I, I+N, ... (0-based)")
@@ -88,7 +98,8 @@ def grade_parser():
     p.add_argument("--max-processes", type=int, default=1024,
                    help="processes and threads a lab's runner, and its test programs, may "
                         "each start (RLIMIT_NPROC of the lab's own uid; default 1024; 0: none)")
-    p.add_argument("--no-report", action="store_true", help="skip the report pictures")
+    p.add_argument("--no-report", action="store_true", help="skip the report's pictures (report.html is written all "
+                                                   "the same)")
     return p
 
 
@@ -171,11 +182,21 @@ def main(argv):
     if argv and argv[0] == "merge":
         args = merge_parser().parse_args(argv[1:])
         roster = merge_roster(args)
-        students, _ = outputs.merge([os.path.abspath(o) for o in args.outs],
-                                    os.path.abspath(args.out), roster, args.accept_incomplete,
-                                    args.replace, args.shards, args.mixed_gpus)
-        if not args.no_report:
-            report.draw(args.out, read_json(os.path.join(args.out, "summary.json")))
+        outs = [os.path.abspath(o) for o in args.outs]
+        students, labs_info = outputs.merge(outs, os.path.abspath(args.out), roster,
+                                            args.accept_incomplete, args.replace, args.shards,
+                                            args.mixed_gpus)
+        # The students' pages stay in their shards' folders: the report
+        # links there (the copy --replace names wins, as in the gradebook).
+        folders = {}
+        for out in sorted(outs, key=lambda o: os.path.realpath(o) in
+                          {os.path.realpath(r) for r in args.replace}):
+            for sid in students:
+                if os.path.exists(os.path.join(outputs.student_dir(out, sid), "feedback.html")):
+                    folders[sid] = outputs.student_dir(out, sid)
+        report.write(os.path.abspath(args.out),
+                     read_json(os.path.join(args.out, "summary.json")), students, labs_info,
+                     folders, pictures=not args.no_report)
         print(f"merged {len(students)} students from {len(args.outs)} outputs into "
               f"{os.path.join(args.out, 'gradebook.csv')}")
         return 0

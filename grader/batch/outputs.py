@@ -23,6 +23,7 @@ import statistics
 import urllib.parse
 from typing import Dict, List
 
+from . import weights
 from .records import BatchRecord, LabInfo, StudentRecord
 from .util import id_key, nfc, read_json, write_atomic, write_json_atomic
 
@@ -146,21 +147,41 @@ def _roster_column(path, line, header, column):
     return hits[0]
 
 
-def roster_summary(roster, ids, shown=20):
+def roster_summary(roster, ids, shown=20, names=None):
     """Before grading: the rostered ids with no submission, and the
     submissions whose id is on no roster line (an LMS's download name,
-    say), so that a wrong name is fixed before the gradebook says it."""
+    say), so that a wrong name is fixed before the gradebook says it.
+    `names`: {id: the entry's name} where they differ (--id-pattern), so
+    that an entry is shown as it is in the folder."""
     if roster is None:
         return []
     rostered, handed_in = {nfc(r) for r in roster}, set(ids)
+    names = names or {}
 
     def listed(found):
+        found = [f"{i} ({names[i]})" if names.get(i, i) != i else i for i in found]
         return ": " + " ".join(found[:shown]) + (f" and {len(found) - shown} more"
                                                   if len(found) > shown else "") if found else ""
     missing = sorted(rostered - handed_in)
     extra = sorted(handed_in - rostered)
     return [f"roster: {len(missing)} rostered ids have no submission{listed(missing)}",
             f"roster: {len(extra)} submissions are on no roster line{listed(extra)}"]
+
+
+def pattern_summary(subs, pattern_text, shown=20):
+    """Before grading, under --id-pattern: how many entries' names gave an
+    id, and the entries it did not match (graded under their own name)."""
+    if pattern_text is None:
+        return []
+    missed = [s.name for s in subs if s.pattern == "missed"]
+    matched = [s for s in subs if s.pattern == "matched"]
+    lines = [f"--id-pattern {pattern_text}: {len(matched)} of {len(subs)} entries named an id" +
+             (f" (e.g. {matched[0].name} -> {matched[0].id})" if matched else "")]
+    if missed:
+        lines.append(f"--id-pattern {pattern_text}: {len(missed)} entries match it not, graded "
+                     f"under their own name: {' '.join(missed[:shown])}" +
+                     (f" and {len(missed) - shown} more" if len(missed) > shown else ""))
+    return lines
 
 
 def _labs_with(rec: StudentRecord, lab_names, **want):
@@ -278,24 +299,23 @@ def write_class_outputs(out, students: Dict[str, StudentRecord], labs_info: List
     """labs_info: the labs in lab order. Returns the students written (the
     roster's rows included)."""
     lab_names = [l.name for l in labs_info]
-    possible = sum(l.possible for l in labs_info)
     if roster is not None:
         students = with_roster(students, roster)
     ids = sorted(students)
 
+    # The header rows: the points each column is worth, and how the totals
+    # are made (weights.statement: the weights, and the one bonus rule).
+    everyone = weights.totals(StudentRecord(id="", state="graded"), labs_info)
     rows = [["id"] + lab_names + ["total", "percent", "bonus", "grading_status",
                                   "id_percent_encoded"],
-            ["points-possible"] + [l.possible for l in labs_info] +
-            [possible, 100, sum(l.bonus_possible for l in labs_info), "", ""]]
+            ["points-possible"] + [fmt(weights.worth(l)) for l in labs_info] +
+            [fmt(everyone.possible), 100, fmt(everyone.bonus_possible),
+             weights.statement(labs_info), ""]]
     for sid in ids:
         rec = students[sid]
-        scores = [rec.labs[n].score if n in rec.labs else 0 for n in lab_names]
-        total = sum(scores)
-        # Points the grading GPU could not grade are out of this student's total.
-        own = possible - sum(rec.labs[n].not_gradable_points for n in lab_names if n in rec.labs)
-        bonus = sum(rec.labs[n].bonus for n in lab_names if n in rec.labs)
-        rows.append([sid] + [fmt(s) for s in scores] +
-                    [fmt(total), fmt(100.0 * total / own if own > 0 else 0), fmt(bonus),
+        t = weights.totals(rec, labs_info)
+        rows.append([sid] + [fmt(t.labs[n]) for n in lab_names] +
+                    [fmt(t.total), fmt(t.percent), fmt(t.bonus),
                      status_text(rec, lab_names), id_percent_encoded(sid)])
     write_atomic(os.path.join(out, "gradebook.csv"), _write_rows(rows))
 
@@ -339,6 +359,8 @@ def summary(students: Dict[str, StudentRecord], ids, labs_info: List[LabInfo]):
                     e["failed"] += 1
                 if t.ratio is not None:
                     e["ratios"].append(round(t.ratio, 4))
+                if t.threshold is not None:
+                    e.setdefault("threshold", t.threshold)
         for e in tests.values():
             graded = e["passed"] + e["failed"]
             e["pass_rate"] = round(e["passed"] / graded, 4) if graded else None
@@ -346,6 +368,7 @@ def summary(students: Dict[str, StudentRecord], ids, labs_info: List[LabInfo]):
                 del e["ratios"]
         labs[name] = {
             "possible": info.possible,
+            "worth": weights.worth(info),
             "submitted": len(submitted),
             "built": sum(1 for r in submitted if r.state == "graded"),
             "mean": round(statistics.mean(scores), 2) if scores else None,
@@ -366,6 +389,9 @@ def summary(students: Dict[str, StudentRecord], ids, labs_info: List[LabInfo]):
         "calibration": {s: calibration_text(students[s], [l.name for l in labs_info])
                         for s in ids if students[s].state == "graded"},
         "labs": labs,
+        # Each student's total as the gradebook has it (weights.py).
+        "totals_rule": weights.statement(labs_info),
+        "totals": {s: weights.totals(students[s], labs_info).total for s in ids},
     }
 
 

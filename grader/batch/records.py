@@ -247,19 +247,25 @@ class StudentRecord:
 
 @dataclass
 class LabInfo:
-    """One lab of a run as the class outputs see it (labs.json)."""
+    """One lab of a run as the class outputs see it (labs.json). weight:
+    the points it is worth in the total (weights.py), None: its own."""
     name: str
     title: str
     possible: float
     bonus_possible: float
+    weight: Optional[float] = None
 
     def to_json(self) -> Json:
-        return asdict(self)  # flat: the fields, in the file's key order
+        out = {"name": self.name, "title": self.title, "possible": self.possible,
+               "bonus_possible": self.bonus_possible}
+        if self.weight is not None:
+            out["weight"] = self.weight
+        return out
 
     @classmethod
     def from_json(cls, data: Json) -> "LabInfo":
         return cls(data["name"], data.get("title", data["name"]), data.get("possible", 0),
-                   data.get("bonus_possible", 0))
+                   data.get("bonus_possible", 0), data.get("weight"))
 
 
 @dataclass

@@ -7,13 +7,20 @@ crashes the batch. Archives are unpacked defensively (no absolute paths,
 no '..', no links or devices, caps on files, bytes and members; a file
 too large for a lab is skipped, not the submission), an extra top-level
 folder (a zipped clone) is looked through, and only the whitelisted lab
-files are kept (labs.py)."""
+files are kept (labs.py).
+
+An LMS names the entries of its "download all submissions" its own way
+(ID_PATTERNS): --id-pattern takes the id out of each name; an entry the
+pattern does not match keeps its own name as its id, and the roster
+summary lists it before grading."""
 import bz2
+import dataclasses
 import errno
 import gzip
 import hashlib
 import lzma
 import os
+import re
 import stat
 import tarfile
 import zipfile
@@ -47,6 +54,52 @@ ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.
                       errno.EMFILE, errno.ENFILE}
 
 
+# The names an LMS gives the entries of its bulk download, and the id in
+# them (the group "id"). Canvas ("Download Submissions"): one file per
+# student, "<lastnamefirstname>_<user id>_<attachment id>_<file name>", with
+# "LATE_" after the name for a late one: `canvas` takes the name part (the
+# course's roster then holds that), `canvas-user-id` the Canvas user id
+# (Canvas's gradebook calls it "ID": export --to canvas --id-field ID).
+# Moodle ("Download all submissions", in folders): one folder per student,
+# "<Full Name>_<participant id>_assignsubmission_file_", holding the file
+# handed in: `moodle` takes the full name, `moodle-participant` the number.
+ID_PATTERNS = {
+    "canvas": r"^(?P<id>[^_]+)_(?:[Ll][Aa][Tt][Ee]_)?\d+_\d+_",
+    "canvas-user-id": r"^[^_]+_(?:[Ll][Aa][Tt][Ee]_)?(?P<id>\d+)_\d+_",
+    "moodle": r"^(?P<id>.+?)_\d+_assign(?:submission|feedback)_",
+    "moodle-participant": r"^.+?_(?P<id>\d+)_assign(?:submission|feedback)_",
+}
+
+
+class IdPatternError(ValueError):
+    """--id-pattern is neither a known LMS's name nor a usable regex."""
+
+
+def compile_id_pattern(text):
+    """The regex of --id-pattern: one of ID_PATTERNS by name, or a regex
+    with a group named "id" (or else exactly one group) for the id."""
+    if text is None:
+        return None
+    try:
+        pattern = re.compile(ID_PATTERNS.get(text, text))
+    except re.error as e:
+        raise IdPatternError(f"--id-pattern {text!r} is not a regular expression: {e}")
+    if "id" not in pattern.groupindex and pattern.groups != 1:
+        raise IdPatternError(f"--id-pattern {text!r} needs a group (?P<id>...) or exactly one "
+                             f"group around the id (or one of: {', '.join(ID_PATTERNS)})")
+    return pattern
+
+
+def id_from_name(pattern, stem):
+    """The id the pattern finds in an entry's name (its archive suffix
+    removed), or None where it finds none."""
+    found = pattern.search(stem)
+    if not found:
+        return None
+    sid = (found.group("id" if "id" in pattern.groupindex else 1) or "").strip()
+    return sid or None
+
+
 @dataclass(eq=False, repr=False)  # eq=False: two entries are never one, even if alike
 class Submission:
     """One entry of the folder. `id` is always safe to name a folder by;
@@ -58,6 +111,7 @@ class Submission:
     kind: Optional[str]       # "folder", "zip", "tar", "tar.gz", "tar.bz2", "tar.xz" or None
     name: Optional[str] = None
     error: Optional[str] = None  # for the gradebook: why this entry is not graded
+    pattern: Optional[str] = None  # "matched" or "missed" under --id-pattern, else None
     too_large: List[str] = field(default_factory=list)  # files unpack() skipped for their size
 
     def __post_init__(self):
@@ -135,9 +189,11 @@ def _check_id(stem):
     return nfc(sid), None  # NFD from a macOS zip tool is the same id
 
 
-def _entry(folder, raw, notes):
+def _entry(folder, raw, notes, pattern=None):
     """The Submission for one raw entry name of the folder, or None for a
-    dot-entry (noted, never graded)."""
+    dot-entry (noted, never graded). With `pattern` (compile_id_pattern),
+    the id is what it finds in the name; a name it does not match keeps
+    its own stem as the id."""
     name = _printable(raw)
     if raw.startswith(b"."):
         notes.append(f"skipped {name}: a dot-entry (hidden file or folder) is not graded")
@@ -161,23 +217,29 @@ def _entry(folder, raw, notes):
     elif error is None:
         kind, error = None, "not a regular file or folder"
     sid, why = _check_id(stem)
+    matched = None
+    if pattern is not None and why is None:
+        found = id_from_name(pattern, sid)
+        matched = "missed" if found is None else "matched"
+        if found is not None:
+            sid, why = _check_id(found.encode("utf-8"))
     if why is not None:
         sid = "invalid-id-" + hashlib.sha256(raw).hexdigest()[:12]
         error = f"the name {name} is not a valid id: {why}{'; ' + error if error else ''}"
         notes.append(f"{name} is graded as {sid}: its name is not a valid id ({why})")
         return Submission(sid, raw_path, kind, name, error)
-    return Submission(sid, os.fsdecode(raw_path), kind, name, error)
+    return Submission(sid, os.fsdecode(raw_path), kind, name, error, pattern=matched)
 
 
-def discover(folder):
+def discover(folder, pattern=None):
     """(subs, notes): `subs` every entry's Submission sorted by id (a stable
     order makes --shard stable); `notes` lines for the instructor's log
     about entries that are not graded or are graded under another id.
     Names are read as bytes: a name that is not UTF-8 is a row, not a
-    crash."""
+    crash. `pattern`: --id-pattern's regex (compile_id_pattern)."""
     found, names, notes = {}, {}, []
     for raw in sorted(os.listdir(os.fsencode(folder))):
-        sub = _entry(folder, raw, notes)
+        sub = _entry(folder, raw, notes, pattern)
         if sub is None:
             continue
         if sub.id in found:
@@ -257,6 +319,10 @@ def unpack(sub, into):
     what = "folder" if sub.kind == "folder" else "zip" if sub.kind == "zip" else \
         f"{sub.kind} archive"
     try:
+        lone = _lone_archive(sub.path) if sub.kind == "folder" else None
+        if lone is not None:  # an LMS's folder around the archive handed in
+            sub = dataclasses.replace(sub, path=lone[0], kind=lone[1])
+            what = f"{sub.kind} archive in the folder"
         if sub.kind == "folder":
             _copy_folder(sub, _Output(into))
         elif sub.kind == "zip":
@@ -272,6 +338,23 @@ def unpack(sub, into):
     except Exception as e:  # noqa: BLE001 - zlib.error, LZMAError, EOFError, ...: damaged data
         raise Rejected(_unreadable(what, e))
     return into
+
+
+def _lone_archive(folder):
+    """(path, kind) of the one archive a folder holds and nothing else, as
+    Moodle's download puts each student's upload in a folder of its own;
+    None for any other folder (a student's files, graded as they are)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return None
+    if len(names) != 1:
+        return None
+    path = os.path.join(folder, names[0])
+    _, kind = split_suffix(names[0])
+    if kind is None or not stat.S_ISREG(os.lstat(path).st_mode):
+        return None
+    return path, kind
 
 
 def _unreadable(what, e):

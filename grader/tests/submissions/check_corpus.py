@@ -48,6 +48,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
 import make_corpus  # noqa: E402
 from batch import sandbox as sandbox_mod  # noqa: E402
+from batch.outputs import fmt  # noqa: E402
 
 RESUME_SUBSET = ["correct", "skeleton", "compile_error", "host_crash", "tarball", "missing_lab"]
 # Graded by two batches at once (part 3): honest students beside a fork flood.
@@ -270,6 +271,56 @@ def check_student(name, spec, out, gpu, sandboxed, lab_names):
             fail("%s: grading_status lacks %r: %s" % (name, exp["status_contains"], row))
 
 
+def one_total_everywhere(out):
+    """Each student's total is one number in every output: the gradebook,
+    each export, summary.json, results.json and the student's page
+    (batch/weights.py: bonus points in none of them)."""
+    book = gradebook_by_id(out)
+    summary = load(os.path.join(out, "summary.json"))
+    exports = {}
+    for to in ("csv", "canvas", "moodle"):
+        dest = os.path.join(out, "..", "export-" + to + ".csv")
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "grade-submissions"),
+                        "export", out, "--to", to, "-o", dest], check=True,
+                       stdout=subprocess.DEVNULL)
+        with open(dest, newline="", encoding="utf-8") as f:
+            exports[to] = list(csv.DictReader(f))
+    labs = [k for k in book[next(iter(book))] if k.startswith("lab")]
+    for sid, row in book.items():
+        total = row["total"]
+        if sid not in summary["totals"] or fmt(summary["totals"][sid]) != total:
+            fail("%s: summary.json's total %s, the gradebook's %s" %
+                 (sid, summary["totals"].get(sid), total))
+        folder = os.path.join(students_of(out), sid)
+        if not os.path.isdir(folder):
+            continue  # a roster row: nothing graded, no page
+        results = load(os.path.join(folder, "results.json"))
+        if fmt(results["score"]) != total:
+            fail("%s: results.json's score %s, the gradebook's total %s" %
+                 (sid, results["score"], total))
+        with open(os.path.join(folder, "feedback.txt"), encoding="utf-8") as f:
+            page = f.read()
+        if "Total: %s of " % total not in page:
+            fail("%s: feedback.txt does not say the total %s" % (sid, total))
+    cells = exports["csv"]
+    total_col = next(k for k in cells[0] if k.startswith("total ("))
+    for r in cells:
+        sid = next((i for i, b in book.items() if b["id"] == r["id"]), None)
+        if sid is not None and r[total_col] != book[sid]["total"]:
+            fail("%s: export --to csv total %s, the gradebook's %s" %
+                 (sid, r[total_col], book[sid]["total"]))
+    for to in ("canvas", "moodle"):
+        for r in exports[to]:
+            values = [r.get(lab) for lab in labs]
+            sid = r.get("SIS User ID") or r.get("ID number")
+            if r.get("Student") == "Points Possible" or sid is None:
+                continue
+            match = next((b for b in book.values() if b["id"] == sid), None)
+            if match is not None and values != [match[lab] for lab in labs]:
+                fail("%s: export --to %s lab scores %s, the gradebook's %s" %
+                     (sid, to, values, [match[lab] for lab in labs]))
+
+
 def no_links(out):
     """Nothing the batch wrote for students is a link (a student's code
     once had the batch copy a root-only file in through a symlink)."""
@@ -387,7 +438,8 @@ def main():
     no_links(out)
     no_orphans()
     no_formula_cells(out)
-    for f in ["summary.json", "review.csv", "labs.json"]:
+    one_total_everywhere(out)
+    for f in ["summary.json", "review.csv", "labs.json", "report.html"]:
         if not os.path.isfile(os.path.join(out, f)):
             fail("no %s" % f)
     no_half_files(out)

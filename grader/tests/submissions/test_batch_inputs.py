@@ -220,6 +220,77 @@ class DiscoverTest(unittest.TestCase):
         self.assertEqual([s.id for s in subs], ["s"])
 
 
+class IdPatternTest(unittest.TestCase):
+    """--id-pattern: the ids in an LMS's download names, and the summary
+    printed before grading made of those ids, not of the names."""
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_canvas_names(self):
+        for name in ("bob_12345_67890_submission.tar.gz", "carol_LATE_222_333_labs.zip",
+                     "dave.tar.gz"):
+            touch(os.path.join(self.dir, name))
+        pattern = submissions.compile_id_pattern("canvas")
+        subs, _ = submissions.discover(self.dir, pattern)
+        by_id = {s.id: s for s in subs}
+        self.assertEqual(set(by_id), {"bob", "carol", "dave"})
+        self.assertEqual((by_id["bob"].kind, by_id["bob"].pattern), ("tar.gz", "matched"))
+        self.assertEqual(by_id["carol"].kind, "zip")
+        self.assertEqual(by_id["dave"].pattern, "missed")  # its own name, listed
+        subs, _ = submissions.discover(self.dir, submissions.compile_id_pattern(
+            "canvas-user-id"))
+        self.assertEqual({s.id for s in subs}, {"12345", "222", "dave"})
+
+    def test_summary_before_grading_uses_the_ids(self):
+        touch(os.path.join(self.dir, "bob_12345_67890_submission.tar.gz"))
+        touch(os.path.join(self.dir, "zed_1_2_submission.tar.gz"))
+        touch(os.path.join(self.dir, "notes.tar.gz"))
+        subs, _ = submissions.discover(self.dir, submissions.compile_id_pattern("canvas"))
+        names = {s.id: s.name for s in subs if s.pattern}
+        lines = outputs.roster_summary(["alice", "bob"], [s.id for s in subs], names=names)
+        self.assertEqual(lines[0], "roster: 1 rostered ids have no submission: alice")
+        self.assertEqual(lines[1], "roster: 2 submissions are on no roster line: notes "
+                                   "(notes.tar.gz) zed (zed_1_2_submission.tar.gz)")
+        lines = outputs.pattern_summary(subs, "canvas")
+        self.assertIn("2 of 3 entries named an id", lines[0])
+        self.assertIn("1 entries match it not, graded under their own name: notes.tar.gz",
+                      lines[1])
+
+    def test_moodle_folders_holding_the_archive(self):
+        folder = os.path.join(self.dir, "Bob Builder_4242_assignsubmission_file_")
+        os.mkdir(folder)
+        make_archive(os.path.join(folder, "submission.tar.gz"), "tar.gz",
+                     {LAB_FILE: b"// bob"})
+        subs, _ = submissions.discover(self.dir, submissions.compile_id_pattern("moodle"))
+        self.assertEqual([(s.id, s.kind) for s in subs], [("Bob Builder", "folder")])
+        out = os.path.join(self.dir, "..", os.path.basename(self.dir) + "-unpacked")
+        try:
+            submissions.unpack(subs[0], out)  # the archive in the folder, unpacked
+            with open(os.path.join(out, LAB_FILE), "rb") as f:
+                self.assertEqual(f.read(), b"// bob")
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+        subs, _ = submissions.discover(self.dir, submissions.compile_id_pattern(
+            "moodle-participant"))
+        self.assertEqual([s.id for s in subs], ["4242"])
+
+    def test_two_attempts_of_one_id_are_one_error_row(self):
+        touch(os.path.join(self.dir, "bob_1_2_a.zip"))
+        touch(os.path.join(self.dir, "bob_1_3_b.zip"))
+        subs, _ = submissions.discover(self.dir, submissions.compile_id_pattern("canvas"))
+        self.assertEqual(len(subs), 1)
+        self.assertIn("two entries for this id", subs[0].error)
+
+    def test_bad_patterns_are_refused(self):
+        for text in ("(", "no_group", "(a)(b)"):
+            with self.assertRaises(submissions.IdPatternError, msg=text):
+                submissions.compile_id_pattern(text)
+        self.assertEqual(submissions.compile_id_pattern(r"^s(\d+)").pattern, r"^s(\d+)")
+
+
 class RosterTest(unittest.TestCase):
     """The roster: a CSV with a header row, its id column named; read and
     checked once, before grading; nothing guessed."""
@@ -309,7 +380,7 @@ class RosterTest(unittest.TestCase):
         b.out = os.path.join(self.dir, "out")
         b.labs_info = [records.LabInfo("lab1", "Lab 1", 5, 0)]
         b.every_id = []
-        b.write_outputs(pictures=False)
+        b.write_outputs(final=False)
         with open(os.path.join(b.out, "gradebook.csv"), encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
         self.assertEqual([(r["id"], r["grading_status"]) for r in rows[1:]],

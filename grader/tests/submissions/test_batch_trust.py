@@ -442,7 +442,7 @@ class BookkeepingTest(unittest.TestCase):
             b.record_batch(["alice", "bob"])  # "Alice.zip" renamed "alice.zip"
             b.roster, b.labs_info = None, [records.LabInfo("lab1", "Lab 1", 5, 0)]
             with unittest.mock.patch.object(batch, "say_once") as said:
-                b.write_outputs(pictures=False)
+                b.write_outputs(final=False)
             self.assertEqual(sorted(self._rows(out)), ["bob"])
             self.assertIn("Alice", said.call_args[0][1])
 
@@ -554,6 +554,10 @@ class RegradeTest(unittest.TestCase):
         self.assertEqual(len(kept), 1)
         self.assertNotEqual(kept[0].split("-", 1)[1][:16], first[:16])  # the old files' hash
         self.assertEqual(read_json(os.path.join(history, kept[0]))["lab"], "lab1")
+        # The student's page names it beside the new result.
+        with open(os.path.join(outputs.student_dir(b.out, "s1"), "feedback.txt")) as f:
+            self.assertIn("graded before (lab1/history/, kept for disputes): " +
+                          kept[0][:-len(".json")], f.read())
         # A lab handed in late: not submitted before, now its file is there.
         self.grade(b, self.hand_in("s1", {LAB1: b"int b;\n", LAB2: b"int c;\n"}))
         self.assertEqual(self.builds, ["lab1", "lab1", "lab2"])
