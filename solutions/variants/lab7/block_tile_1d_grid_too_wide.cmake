@@ -16,4 +16,4 @@ lab_variant(SOLUTION warp_tiling.cu
         return; /* the extra blocks of a too-wide grid */
     const lab7_coord mine = lab7_block_tile_1d_output(t, 0);]]
   FAILS gpu_block_tile_1d_correct
-    MESSAGE [[launched a grid of 20x4x1 blocks of 512x1x1 threads; the lab fixes 10x4x1 blocks of 512x1x1 threads \(lab7_sgemm's launch is given code]])
+    MESSAGE [[launched a grid of 20x4x1 blocks of 512x1x1 threads; the lab fixes 10x4x1 blocks of 512x1x1 threads \(40 blocks of 512 threads, in any layout.*lab7_sgemm's launch is given code]])
