@@ -163,7 +163,7 @@ plots:
 	@$(PYTHON) grader/bench/plots.py --out $(FIGURES) $(RESULTS)
 
 handout-numbers:
-	@$(PYTHON) grader/bench/handout_numbers.py --write README.md handouts/lab*.md
+	@$(PYTHON) grader/bench/handout_numbers.py --write README.md handouts/lab*.md $(wildcard docs/notes/lab*.md)
 
 check-solution-lab%: configure
 	$(call quiet_build,--target lab$*_check_solution)

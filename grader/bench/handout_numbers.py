@@ -13,6 +13,14 @@ Three kinds of marked text in a handout (HTML comments: invisible on GitHub):
       a number (or, for gpu, date, cuda, driver, a word) from a committed
       bench file: quantity names and arithmetic (+ - * / and brackets) over
       them (results_file.py lists the names). Without @gpu: PRIMARY_GPU.
+  <!-- result: [h100-lab5-divergence.txt > no atomic: > (b)/(a)] -->2.32<!-- /result -->
+  <!-- result: [F > (c) t < s & no atomic #2] / [F > (d) i = & no atomic #2] -->1.29<!-- /result -->
+      a number from a committed text file of handouts/results (a GPU
+      session's log): each [FILE > ANCHOR > ANCHOR ... #N] is the Nth number
+      (1 if no #N) after the last anchor, on the first line that holds it
+      after the lines that held the anchors before it; A & B: a line that
+      holds both, numbers counted after B (spaces compared collapsed);
+      + - * / and brackets over them.
   <!-- bench-results: lab2 -->  ...  <!-- /bench-results -->
       a generated block: the lab's table and figure; rewritten whole.
   <!-- bench-summary -->  ...  <!-- /bench-summary -->
@@ -50,6 +58,8 @@ BLOCK = re.compile(r"(<!-- bench-results: (lab\d+) -->\n)(.*?)(<!-- /bench-resul
 QUANTITY = re.compile(r"\b(?:lab\d+(?:\.[A-Za-z0-9_]+){4}|gpu\.name|gpu|date|cuda|driver|"
                       r"ceiling\.[a-z_]+)\b")
 NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
+RESULT = re.compile(r"<!-- result: (.+?) -->(.*?)<!-- /result -->")
+REFERENCE = re.compile(r"\[([^\]]+)\]")
 
 
 def read_rubrics(root):
@@ -120,6 +130,58 @@ def evaluate(expression, bench):
     return walk(tree)
 
 
+def collapsed(line):
+    return " ".join(line.split())
+
+
+def logged_number(folder, reference):
+    """The number [FILE > ANCHOR > ... #N] names in a results text file."""
+    spec, _, index = reference.rpartition(" #") if re.search(r" #\d+$", reference) \
+        else (reference, "", "1")
+    parts = [p.strip() for p in spec.split(" > ")]
+    path = os.path.join(folder, parts[0])
+    if os.path.basename(parts[0]) != parts[0] or not os.path.isfile(path):
+        raise KeyError(f"[{reference}]: no file {parts[0]} in handouts/results")
+    with open(path, encoding="utf-8") as f:
+        lines = [collapsed(line) for line in f]
+    at, rest = 0, None
+    for anchor in parts[1:]:
+        pieces = [collapsed(p) for p in anchor.split(" & ")]
+        hit = next((i for i in range(at, len(lines)) if all(p in lines[i] for p in pieces)),
+                   None)
+        if hit is None:
+            raise KeyError(f"[{reference}]: {anchor!r} not found in order in {parts[0]}")
+        at, rest = hit + 1, lines[hit][lines[hit].index(pieces[-1]) + len(pieces[-1]):]
+    numbers = [m.group(0) for m in NUMBER.finditer(rest or "")]
+    if rest is None or len(numbers) < int(index):
+        raise KeyError(f"[{reference}]: no number {index} after the last anchor")
+    return float(numbers[int(index) - 1])
+
+
+def evaluate_logged(expression, folder):
+    """[reference]s, or + - * / over them and numbers."""
+    values = {}
+
+    def name_of(m):
+        key = f"_r{len(values)}"
+        values[key] = logged_number(folder, m.group(1))
+        return key
+    tree = ast.parse(REFERENCE.sub(name_of, expression.strip()), mode="eval")
+
+    def walk(node):
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.Name) and node.id in values:
+            return values[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](walk(node.left), walk(node.right))
+        raise ValueError(f"{expression!r}: only [FILE > ANCHOR ... #N], numbers, + - * / "
+                         f"and brackets")
+    return walk(tree)
+
+
 def formatted(value, quote):
     """`value` printed as `quote` is: same decimals (3 significant figures
     when the quote holds no number yet)."""
@@ -183,6 +245,21 @@ def process(path, text, results, rubrics, write):
                             f"committed result ({os.path.relpath(source, REPO)}) gives {want}")
         return m.group(0)
 
+    def logged(m):
+        expression, quote = m.group(1), m.group(2)
+        where = f"{name}:{line_of(text, m.start())}"
+        try:
+            want = formatted(evaluate_logged(expression, results.folder), quote)
+        except (KeyError, ValueError, SyntaxError, ZeroDivisionError) as err:
+            problems.append(f"{where}: {err}")
+            return m.group(0)
+        if write:
+            return m.group(0).replace(f"-->{quote}<!--", f"-->{want}<!--")
+        if want != quote.strip():
+            problems.append(f"{where}: the handout quotes `{expression}` as {quote!r}; the "
+                            f"committed log gives {want}")
+        return m.group(0)
+
     def block(m):
         lab = int(m.group(2)[3:])
         try:
@@ -218,6 +295,7 @@ def process(path, text, results, rubrics, write):
         return m.group(0)
 
     new = INLINE.sub(inline, text)
+    new = RESULT.sub(logged, new)
     new = BLOCK.sub(block, new)
     new = SUMMARY.sub(summary, new)
     return new, problems, pending[0]
@@ -238,7 +316,8 @@ def main(argv):
     for path in args.handouts:
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        quoted += len(INLINE.findall(text)) + len(BLOCK.findall(text)) + \
+        quoted += len(INLINE.findall(text)) + len(RESULT.findall(text)) + \
+            len(BLOCK.findall(text)) + \
             len(SUMMARY.findall(text))
         new, problems, waiting = process(path, text, results, rubrics, args.write)
         all_problems += problems

@@ -152,6 +152,30 @@ class Checker(unittest.TestCase):
         _, problems, _ = self.run_on(new)
         self.assertEqual(problems, [])
 
+    def test_logged_numbers_from_a_session_log(self):
+        with open(os.path.join(self.results, "session.txt"), "w") as f:
+            f.write("kernel      ends with     ms    GB/s\n"
+                    "(a) slow    atomic        1.5   347\n"
+                    "(b) fast    atomic        1.0   524\n"
+                    "(a) slow    no   atomic   1.4   361\n"
+                    "(b) fast    no atomic     0.6   839\n"
+                    "no atomic:\n  (b)/(a)  what it costs   2.324 (2.322 .. 2.327)\n")
+        ok = ("<!-- result: [session.txt > no atomic: > (b)/(a)] -->2.32<!-- /result --> "
+              "<!-- result: [session.txt > (b) fast & no atomic #2] / "
+              "[session.txt > (a) slow & no atomic #2] -->2.32<!-- /result --> "
+              "<!-- result: [session.txt > (a) slow #2] -->347<!-- /result -->")
+        _, problems, _ = self.run_on(ok)
+        self.assertEqual(problems, [])
+        _, problems, _ = self.run_on(ok.replace("-->347<!--", "-->361<!--"))
+        self.assertEqual(len(problems), 1)
+        self.assertIn("gives 347", problems[0])
+        new, _, _ = self.run_on(ok.replace("-->347<!--", "-->361<!--"), write=True)
+        self.assertEqual(new, ok)
+        for bad in ("[session.txt > nowhere]", "[../session.txt > (a)]", "[nofile.txt > x]",
+                    "[session.txt > (b)/(a) #9]"):
+            _, problems, _ = self.run_on(f"<!-- result: {bad} -->1<!-- /result -->")
+            self.assertEqual(len(problems), 1, bad)
+
     def test_rubrics_are_read_from_the_graders(self):
         rubrics = handout_numbers.read_rubrics(REPO)
         self.assertEqual(rubrics["LAB2_SPEEDUP_OVER_UNCOALESCED_MIN"], 6.0)
