@@ -11,7 +11,9 @@ For every lab folder labs/labN_<topic>/ (found, never listed here):
     in the skeleton, the function around the TODO comment, or the next one
     defined or declared after it; in labN.h, the next declaration after the
     comment, which must also be a function the skeleton's TODO sits in;
-    and every function the table names must hold a mention of that TODO.
+    and every function the table names must hold a mention of that TODO;
+  - every `--only NAME` of the handout (its "check now" commands) must name
+    a test of grader/labN/labN_grader.c.
 
 A TODO is defined by a comment that starts with it (`/* TODO(7.2): ...`,
 `/* TODO(7.1, continued): ...`); other mentions (`... as in TODO(2.4)`,
@@ -445,6 +447,18 @@ def check_lab(root, folder, strict):
         if todo in listed and listed[todo][1] and fn and not matches(fn, listed[todo][1]):
             say(header.rel, line, todo, f"comes before the declaration of {fn}; the handout's "
                 f"table (line {listed[todo][0]}) names {', '.join(listed[todo][1])}")
+    # The handout's "check now" commands run tests the lab's grader has
+    # (--only NAME; a misspelt name would run nothing and pass nothing).
+    grader_file = os.path.join(root, "grader", f"lab{number}", f"lab{number}_grader.c")
+    if os.path.isfile(grader_file):
+        with open(grader_file, encoding="utf-8") as f:
+            tests = set(re.findall(r"GRADER_[A-Z_]+\(\s*(\w+)", f.read()))
+        with open(handout, encoding="utf-8") as f:
+            for i, text in enumerate(f, 1):
+                for name in re.findall(r"--only (\w+)", text):
+                    if name not in tests:
+                        problems.append(f"{rel(handout)}:{i}: --only {name}: no such test in "
+                                        f"{rel(grader_file)}")
     return problems, notes, len(defined)
 
 
@@ -503,6 +517,10 @@ def self_test(root):
         shutil.copytree(os.path.join(root, "labs"), os.path.join(tmp, "labs"))
         shutil.copytree(os.path.join(root, "handouts"), os.path.join(tmp, "handouts"),
                         ignore=shutil.ignore_patterns("figures", "results", "*.png"))
+        for grader_file in glob.glob(os.path.join(root, "grader", "lab*", "lab*_grader.c")):
+            rel_grader = os.path.relpath(grader_file, root)
+            os.makedirs(os.path.dirname(os.path.join(tmp, rel_grader)), exist_ok=True)
+            shutil.copy(grader_file, os.path.join(tmp, rel_grader))
         return tmp
 
     def rewrite(tmp, rel, line, pattern, replacement):
@@ -599,6 +617,16 @@ def self_test(root):
         tmp = fresh()
         rewrite(tmp, rel_handout, table[last][0], r"^.*$", "")
         expect(f"{rel_handout}: the row of {fmt(last)} removed", tmp, fmt(last))
+
+        # 6. A "check now" command's test misspelt.
+        with open(handout, encoding="utf-8") as f:
+            only = next(((i, m.group(1)) for i, text in enumerate(f, 1)
+                         for m in [re.search(r"--only (\w+)", text)] if m), None)
+        if only:
+            tmp = fresh()
+            rewrite(tmp, rel_handout, only[0], r"--only \w+", f"--only {only[1]}_typo")
+            expect(f"{rel_handout}:{only[0]}: --only {only[1]} misspelt", tmp,
+                   f"--only {only[1]}_typo: no such test")
 
     if failures:
         for failure in failures:
