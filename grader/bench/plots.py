@@ -24,6 +24,8 @@ from results_tables import figure_stem  # noqa: E402
 
 # Readable at handout width (about 800 px): 8 inches at 100 dpi, 11 pt text.
 WIDTH_IN, DPI = 8.0, 100
+# The sizes legend of a lab figure stands right of each GPU's panels.
+LEGEND_IN = 1.4
 
 
 def save(fig, folder, stem):
@@ -75,8 +77,12 @@ def lab_figure(plt, lab, benches):
     """One column pair (speedup, % of ceiling) per GPU, one row per problem."""
     first = problems(benches[0], lab)
     rows_n, cols_n = len(first), 2 * len(benches)
-    fig, axes = plt.subplots(rows_n, cols_n, squeeze=False,
-                             figsize=(WIDTH_IN * len(benches), 1.2 + 2.6 * rows_n))
+    # Constrained layout: each panel keeps the margins its own labels and
+    # legend need (tight_layout gave every column the widest, and the
+    # side-by-side figures' panels shrank to slivers).
+    fig, axes = plt.subplots(rows_n, cols_n, squeeze=False, layout="constrained",
+                             figsize=((WIDTH_IN + LEGEND_IN) * len(benches),
+                                      1.2 + 2.6 * rows_n))
     for g, bench in enumerate(benches):
         for p, (problem, _) in enumerate(first.items()):
             rows = problems(bench, lab).get(problem, [])
@@ -90,9 +96,12 @@ def lab_figure(plt, lab, benches):
             right.set_yticklabels([])
             left.set_title(f"{problem}: {results_file.short_name(bench['gpu']['name'])}",
                            loc="left", fontsize=10)
-            right.legend(title="size", fontsize=8, title_fontsize=8, loc="lower right")
+            # Outside the panels, right of the "% of ceiling" one (the
+            # figure is widened for it): inside, it covered the longest
+            # bars, the headline kernels'.
+            right.legend(title="size", fontsize=8, title_fontsize=8, loc="upper left",
+                         bbox_to_anchor=(1.03, 1.0), borderaxespad=0.0)
     fig.suptitle(f"Lab {lab}: " + "; ".join(caption(b) for b in benches), fontsize=10)
-    fig.tight_layout()
     return fig
 
 
