@@ -83,6 +83,7 @@ left_out=()
 for f in "${files[@]}"; do
   case "$f" in
   solutions/* | grader/prebuilt/*) continue ;; # answers; the prebuilt is made below
+  docs/notes/lab*) continue ;; # instructors' notes (calibration, sweeps): no handout needs them
   esac
   case "$f" in
   labs/* | common/* | handouts/* | grader/* | docs/*) ;;
