@@ -239,6 +239,20 @@ def _recipe(lab, build, commands):
               # The runner is the course's own, run as built: only the test
               # program is linked with each submission.
               "runner": os.path.join(build, "bin", lab.check_target)}
+    # Labs whose static checks read ptxas's report on the student's kernels
+    # (add_cuda_lab's KERNEL_RESOURCES: <test program>.resources next to the
+    # course's grader) get the same report for each submission, written by
+    # the same script with the same compiler, architecture and include path
+    # (build.py, _write_kernel_resources).
+    if os.path.exists(os.path.join(build, "bin", lab.tests_target + ".resources")):
+        cache = _cmake_cache(build)
+        first = compiles[0]["args"]
+        recipe["resources"] = {
+            "cmake": cache["CMAKE_COMMAND"], "nvcc": cache["CMAKE_CUDA_COMPILER"],
+            "cxxfilt": cache["GRADER_CXXFILT"], "arch": cache["GRADER_RESOURCES_ARCH"],
+            "script": os.path.join(build, "..", "src", "grader", "cmake",
+                                   "WriteKernelResources.cmake"),
+            "includes": [a[2:] for a in first if a.startswith("-I") and len(a) > 2]}
     # Labs with shared memory have a race runner (labN_racecheck): the
     # grader's race check runs it, from the grader's own folder, under
     # compute-sanitizer; so it is linked against the student's library too.
@@ -251,6 +265,17 @@ def _recipe(lab, build, commands):
         recipe["race_runner"] = {"name": runner, "links": [shlex.split(line) for line in f
                                                            if line.strip()]}
     return recipe
+
+
+def _cmake_cache(build):
+    """The build's CMakeCache.txt as {name: value}."""
+    values = {}
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            name, sep, value = line.rstrip("\n").partition("=")
+            if sep and not line.startswith(("#", "//")):
+                values[name.partition(":")[0]] = value
+    return values
 
 
 def _arg_after(args, flag):
