@@ -246,13 +246,12 @@ def _recipe(lab, build, commands):
     # (build.py, _write_kernel_resources).
     if os.path.exists(os.path.join(build, "bin", lab.tests_target + ".resources")):
         cache = _cmake_cache(build)
-        first = compiles[0]["args"]
         recipe["resources"] = {
             "cmake": cache["CMAKE_COMMAND"], "nvcc": cache["CMAKE_CUDA_COMPILER"],
             "cxxfilt": cache["GRADER_CXXFILT"], "arch": cache["GRADER_RESOURCES_ARCH"],
             "script": os.path.join(build, "..", "src", "grader", "cmake",
                                    "WriteKernelResources.cmake"),
-            "includes": [a[2:] for a in first if a.startswith("-I") and len(a) > 2]}
+            "includes": _include_dirs(compiles[0]["args"], compiles[0]["directory"])}
     # Labs with shared memory have a race runner (labN_racecheck): the
     # grader's race check runs it, from the grader's own folder, under
     # compute-sanitizer; so it is linked against the student's library too.
@@ -265,6 +264,21 @@ def _recipe(lab, build, commands):
         recipe["race_runner"] = {"name": runner, "links": [shlex.split(line) for line in f
                                                            if line.strip()]}
     return recipe
+
+
+def _include_dirs(args, directory):
+    """The -I folders of a compile command, those of its options files
+    (--options-file, where CMake puts nvcc's include path) included."""
+    found = []
+    for i, a in enumerate(args):
+        if a in ("--options-file", "-optf") and i + 1 < len(args):
+            with open(os.path.join(directory, args[i + 1])) as f:
+                found += _include_dirs(shlex.split(f.read()), directory)
+        elif a == "-I" and i + 1 < len(args):
+            found.append(args[i + 1])
+        elif a.startswith("-I") and len(a) > 2:
+            found.append(a[2:])
+    return found
 
 
 def _cmake_cache(build):
