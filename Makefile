@@ -8,6 +8,8 @@
 #   make profile-lab3          your kernels under Nsight Compute: the lab's metrics in words
 #   make sanitize-lab3         your kernels under compute-sanitizer (memcheck, racecheck, synccheck)
 #                              (time-solution-labN, profile-solution-labN: the same for the reference)
+#   make resources-lab3        registers, shared memory and spills of your kernels (no GPU needed)
+#   make sass-lab3 [KERNEL=k]  your kernels' machine code (SASS), by cuobjdump
 #   make plot-lab6 / plot-lab7 lab 6's timeline; lab 7's GFLOP/s table and chart against cuBLAS
 #                              (plot-solution-lab6/7: the same for the reference)
 #   make bench [LAB=4]         time every lab's reference, baselines and ceilings on this GPU
@@ -68,12 +70,13 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 all: build
 
 help:
-	@sed -n '2,20p' Makefile
+	@sed -n '2,23p' Makefile
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
 	@grader/tools/ensure-deps.sh
-	@mkdir -p $(BUILD); echo "configuring $(BUILD)/ (once)"; \
+	@mkdir -p $(BUILD); echo "configuring $(BUILD)/ (once: CMake looks for CUDA, CMocka and \
+	Python and writes every lab's build; about 30 s on 2 cores)"; \
 	if ! cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(PYTHON_CMAKE_ARG) $(CMAKE_ARGS) >$(BUILD)/configure.log 2>&1; \
 	then cat $(BUILD)/configure.log; rm -f $(BUILD)/Makefile; exit 1; fi
 
@@ -220,6 +223,44 @@ sanitize-lab%:
 # (labN_check brings its race runner, labN_racecheck, where the lab has one.)
 sanitize-build-lab%:
 	$(call quiet_build,--target lab$*_check)
+
+# What the compiler made of YOUR kernels, no GPU needed: registers, static
+# shared memory and local memory (spills) per kernel, from ptxas's report
+# for sm_90 (the course's reference GPU), the report the graders' static
+# checks read (grader/cmake/WriteKernelResources.cmake). sass-labN: the
+# machine code (SASS) that report was read from, by cuobjdump; KERNEL=name
+# dumps one kernel (cuobjdump -fun). cuobjdump is looked for as nvcc is: on
+# PATH, else next to nvcc. (resources-solution-labN, sass-solution-labN:
+# the same for the reference.)
+NVCC_PATH := $(or $(CUDACXX),$(shell command -v nvcc 2>/dev/null))
+CUOBJDUMP ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(dir $(NVCC_PATH))cuobjdump))
+KERNEL ?=
+# $(call print_resources,file): the report as a table; its "# error:" line fails.
+print_resources = @awk -F'\t' '/^\# error:/ { print substr($$0, 3); bad = 1; next } \
+  /^\#/ { sub(/^\# kernel resources: /, ""); sub(/ \(.*$$/, ""); \
+  print "What the compiler made of each kernel (" $$0 "):"; \
+  printf "  %-36s %9s %13s %12s %12s\n", "kernel", "registers", "shared bytes", "local bytes", \
+  "of spills"; next } \
+  { printf "  %-36s %9d %13d %12d %12d\n", $$8, $$2, $$3, $$4, $$5 } END { exit bad }' $(1)
+# $(call sass,lab3 or lab3_solution): the SASS, or the one line that says what to do.
+sass = @test -n "$(CUOBJDUMP)" || { echo "cuda-labs: make $@ needs cuobjdump, found neither on \
+  PATH nor next to nvcc ($(or $(NVCC_PATH),not found)): install the toolkit's cuobjdump \
+  (e.g. apt-get install cuda-cuobjdump-13-0) or give make CUOBJDUMP=/path/to/cuobjdump; \
+  make resources-lab$* needs only nvcc." >&2; exit 1; }; \
+  $(MAKE) configure && cmake --build $(BUILD) -j $(JOBS) \
+  --target $(subst lab$*,lab$*_resources,$(1)) >$(BUILD_LOG) 2>&1 || { cat $(BUILD_LOG); exit 1; }; \
+  for cubin in $(BUILD)/results/$(1).resources.*.cubin; do \
+  $(CUOBJDUMP) -sass $(if $(KERNEL),-fun '$(KERNEL)') "$$cubin" || exit 1; done
+resources-lab%: configure
+	$(call quiet_build,--target lab$*_resources)
+	$(call print_resources,$(BUILD)/results/lab$*.resources)
+resources-solution-lab%: configure
+	$(call quiet_build,--target lab$*_resources_solution)
+	$(call print_resources,$(BUILD)/results/lab$*_solution.resources)
+sass-lab%:
+	$(call sass,lab$*)
+sass-solution-lab%:
+	$(call sass,lab$*_solution)
 
 # Every lab's reference, with the grader's self-tests: proves the course works
 # on this GPU. Keeps going after a failing lab and fails at the end. Then

@@ -234,6 +234,9 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits) -> B
         return BuildResult(None, f"the grader did not link with this code ({res.describe()})",
                            findings)
     _write_student_symbols(library, exe + ".symbols")
+    if recipe.get("resources"):
+        _write_kernel_resources(recipe, staged, exe + ".resources", workdir, sandbox, readonly,
+                                log_path, limits)
     race = recipe.get("race_runner")
     if race:
         # Next to the grader, under the name it was built with: the race
@@ -258,6 +261,41 @@ def _write_student_symbols(library, out):
     fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "wb") as f:
         f.write(proc.stdout)
+
+
+def _write_kernel_resources(recipe, staged, out, workdir, sandbox, readonly, log_path, limits):
+    """<grader>.resources, as CMake writes it (grader/cmake/WriteKernelResources.cmake):
+    ptxas's report on the student's kernels for the course's reference
+    architecture, which the lab's static checks read (harness/checks/
+    kernel_resources.h). A compile of the student's files, so sandboxed as
+    theirs are; a compile that fails leaves an "# error:" line, which fails
+    those checks saying why. The step writes beside it; the file itself is
+    written here, new, as <grader>.symbols is (the folder is the graders'
+    user's)."""
+    r = recipe["resources"]
+    sources = "|".join(staged[step["relative"]] for step in recipe["compiles"])
+    args = [r["cmake"], f"-DNVCC={r['nvcc']}", f"-DCXXFILT={r['cxxfilt']}",
+            f"-DARCH={r['arch']}", f"-DSOURCES={sources}",
+            "-DINCLUDES=" + "|".join(r["includes"]), f"-DOUT={out}.step", "-P", r["script"]]
+    with open(log_path, "ab") as log:
+        log.write(b"== the kernels' resources (ptxas)\n")
+    res = _run_step(sandbox, args, workdir, readonly, workdir, log_path, COMPILE_LIMIT_S, limits)
+    step = out + ".step"
+    if os.path.isfile(step) and not os.path.islink(step):
+        with open(step, "rb") as f:
+            report = f.read(1 << 20)
+        os.unlink(step)
+    else:
+        # The course's tools gone: the batch stops. Otherwise the student's
+        # code kept the compile from ending (a time or folder limit): the
+        # checks fail saying so.
+        _check_infra([r["cmake"], r["nvcc"], r["script"]], workdir,
+                     "writing the kernels' resources")
+        report = (f"# error: the compile for the report did not finish "
+                  f"({res.describe()})\n").encode()
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(report)
 
 
 def _link(lines, output, library, recipe, workdir, sandbox, readonly, log_path, what, limits):

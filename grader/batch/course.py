@@ -239,6 +239,19 @@ def _recipe(lab, build, commands):
               # The runner is the course's own, run as built: only the test
               # program is linked with each submission.
               "runner": os.path.join(build, "bin", lab.check_target)}
+    # Labs whose static checks read ptxas's report on the student's kernels
+    # (add_cuda_lab's KERNEL_RESOURCES: <test program>.resources next to the
+    # course's grader) get the same report for each submission, written by
+    # the same script with the same compiler, architecture and include path
+    # (build.py, _write_kernel_resources).
+    if os.path.exists(os.path.join(build, "bin", lab.tests_target + ".resources")):
+        cache = _cmake_cache(build)
+        recipe["resources"] = {
+            "cmake": cache["CMAKE_COMMAND"], "nvcc": cache["CMAKE_CUDA_COMPILER"],
+            "cxxfilt": cache["GRADER_CXXFILT"], "arch": cache["GRADER_RESOURCES_ARCH"],
+            "script": os.path.join(build, "..", "src", "grader", "cmake",
+                                   "WriteKernelResources.cmake"),
+            "includes": _include_dirs(compiles[0]["args"], compiles[0]["directory"])}
     # Labs with shared memory have a race runner (labN_racecheck): the
     # grader's race check runs it, from the grader's own folder, under
     # compute-sanitizer; so it is linked against the student's library too.
@@ -251,6 +264,32 @@ def _recipe(lab, build, commands):
         recipe["race_runner"] = {"name": runner, "links": [shlex.split(line) for line in f
                                                            if line.strip()]}
     return recipe
+
+
+def _include_dirs(args, directory):
+    """The -I folders of a compile command, those of its options files
+    (--options-file, where CMake puts nvcc's include path) included."""
+    found = []
+    for i, a in enumerate(args):
+        if a in ("--options-file", "-optf") and i + 1 < len(args):
+            with open(os.path.join(directory, args[i + 1])) as f:
+                found += _include_dirs(shlex.split(f.read()), directory)
+        elif a == "-I" and i + 1 < len(args):
+            found.append(args[i + 1])
+        elif a.startswith("-I") and len(a) > 2:
+            found.append(a[2:])
+    return found
+
+
+def _cmake_cache(build):
+    """The build's CMakeCache.txt as {name: value}."""
+    values = {}
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            name, sep, value = line.rstrip("\n").partition("=")
+            if sep and not line.startswith(("#", "//")):
+                values[name.partition(":")[0]] = value
+    return values
 
 
 def _arg_after(args, flag):

@@ -9,6 +9,15 @@ endfunction()
 
 set(GRADER_LIST_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/ListGraderTests.cmake)
 set(GRADER_SYMBOLS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/WriteStudentSymbols.cmake)
+set(GRADER_RESOURCES_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/WriteKernelResources.cmake)
+# The architecture the static checks read the kernels' resources for
+# (registers, shared memory, spills: WriteKernelResources.cmake): the course's
+# reference GPU, whatever this build's CMAKE_CUDA_ARCHITECTURES, so that a
+# student's points do not depend on the machine that graded them.
+# In the cache, where the batch grader reads it with the rest of the command
+# (grader/batch/course.py) to write the same report for each submission.
+set(GRADER_RESOURCES_ARCH 90 CACHE INTERNAL "sm_XX of the static checks' ptxas report")
+find_program(GRADER_CXXFILT NAMES cu++filt c++filt HINTS ${CUDAToolkit_BIN_DIR})
 # grader/: lab N's grader folder is ${GRADER_SOURCE_DIR}/labN, whichever
 # folder calls add_lab_program.
 get_filename_component(GRADER_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
@@ -51,11 +60,12 @@ endfunction()
 
 # Lab N's recipe, as add_cuda_lab keeps it in the global properties
 # CUDA_LAB<N>_*, read into variables of the caller: contract_dir, grader,
-# libraries, race_runner, race_from_table, calls and cpu_checks.
+# libraries, race_runner, race_from_table, calls, cpu_checks and
+# kernel_resources.
 macro(read_lab_recipe number)
   foreach(pair contract_dir=CONTRACT_DIR grader=GRADER libraries=GRADER_LIBRARIES
           race_runner=RACE_RUNNER race_from_table=RACE_FROM_TABLE calls=CALLS
-          cpu_checks=CPU_CHECKS)
+          cpu_checks=CPU_CHECKS kernel_resources=KERNEL_RESOURCES)
     string(REPLACE "=" ";" pair "${pair}")
     list(GET pair 0 variable)
     list(GET pair 1 property)
@@ -153,6 +163,22 @@ function(c_string_literal text out_var)
   set(${out_var} "\"${text}\"" PARENT_SCOPE)
 endfunction()
 
+# kernel_resources_command(out_var sources contract_dir out [KEEP_CUBIN]): in
+# out_var, the COMMAND that writes `out`, ptxas's report on the kernels of
+# `sources` compiled for sm_${GRADER_RESOURCES_ARCH} (WriteKernelResources.cmake);
+# KEEP_CUBIN keeps their machine code beside it.
+function(kernel_resources_command out_var sources contract_dir out)
+  string(REPLACE ";" "|" sources "${sources}")
+  set(keep "")
+  if("KEEP_CUBIN" IN_LIST ARGN)
+    set(keep -D KEEP_CUBIN=ON)
+  endif()
+  set(${out_var} COMMAND ${CMAKE_COMMAND} ${keep} -D NVCC=${CMAKE_CUDA_COMPILER}
+      -D CXXFILT=${GRADER_CXXFILT} -D ARCH=${GRADER_RESOURCES_ARCH} -D SOURCES=${sources}
+      "-DINCLUDES=${contract_dir}|$<JOIN:$<TARGET_PROPERTY:labs_common,INTERFACE_INCLUDE_DIRECTORIES>,|>"
+      -D OUT=${out} -P ${GRADER_RESOURCES_SCRIPT} PARENT_SCOPE)
+endfunction()
+
 # add_lab_implementation(NUMBER 1 LIBRARY lib EXECUTABLE exe IMPLEMENTATION label
 #                        SOURCES /abs/a.cu ...)
 # builds one implementation of lab N's contract (the sources) as the static
@@ -237,6 +263,14 @@ function(add_lab_implementation)
     COMMAND ${CMAKE_COMMAND} -D NM=${CMAKE_NM} -D LIBRARY=$<TARGET_FILE:${IMPL_LIBRARY}>
             -D OUT=$<TARGET_FILE:${tests_program}>.symbols -P ${GRADER_SYMBOLS_SCRIPT}
     VERBATIM)
+  if(kernel_resources)
+    # <test program>.resources: ptxas's report on the student's kernels
+    # (kernel_resources_command), which the lab's static checks read
+    # (harness/checks/kernel_resources.h) on every machine, GPU or not.
+    kernel_resources_command(write "${IMPL_SOURCES}" ${contract_dir}
+                             $<TARGET_FILE:${tests_program}>.resources)
+    add_custom_command(TARGET ${tests_program} POST_BUILD ${write} VERBATIM)
+  endif()
 
   add_executable(${IMPL_EXECUTABLE} $<TARGET_OBJECTS:${lab}_grader_runner_objects>
                  $<TARGET_OBJECTS:${names}>)
@@ -296,6 +330,10 @@ endfunction()
 # make profile-labN, linked with KERNEL_LIBRARIES (default: LIBRARIES and
 # the baselines) and the time routine.
 #
+# KERNEL_RESOURCES: each implementation's grader gets <test program>.resources,
+# what ptxas made of its kernels (add_lab_implementation), for the lab's static
+# checks and make resources-labN.
+#
 # RACE_FROM_TABLE: the lab's race runner (a program that runs each
 # shared-memory kernel once on a small problem and checks the result; see
 # add_lab_implementation) is that driver in race mode, over the rows the
@@ -303,7 +341,7 @@ endfunction()
 # its own instead (lab 3's race demo). Either is built as labN_racecheck
 # (labs/) and labN_racecheck_solution (solutions/).
 function(add_cuda_lab)
-  cmake_parse_arguments(LAB "RACE_FROM_TABLE" "NUMBER;DIR"
+  cmake_parse_arguments(LAB "RACE_FROM_TABLE;KERNEL_RESOURCES" "NUMBER;DIR"
     "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER;CALLS;CPU_CHECKS;KERNEL_TABLE;KERNEL_LIBRARIES"
     ${ARGN})
   set(lab lab${LAB_NUMBER})
@@ -342,6 +380,7 @@ function(add_cuda_lab)
   list(TRANSFORM LAB_CPU_CHECKS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE cpu_checks)
   set_property(GLOBAL PROPERTY ${recipe}_CALLS ${calls})
   set_property(GLOBAL PROPERTY ${recipe}_CPU_CHECKS ${cpu_checks})
+  set_property(GLOBAL PROPERTY ${recipe}_KERNEL_RESOURCES ${LAB_KERNEL_RESOURCES})
   add_lab_grader_objects(${LAB_NUMBER})
 
   foreach(impl ${implementations})
@@ -359,6 +398,15 @@ function(add_cuda_lab)
                            IMPLEMENTATION ${impl} SOURCES ${sources}
                            RACE_RUNNER_NAME ${lab}_racecheck${suffix}
                            OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+
+    # make resources-labN and sass-labN (-solution-labN: the reference's):
+    # the same report for every lab, on demand, into results/, with the
+    # sm_${GRADER_RESOURCES_ARCH} machine code it was read from.
+    kernel_resources_command(write "${sources}" ${contract_dir}
+                             ${PROJECT_BINARY_DIR}/results/${lab}${suffix}.resources KEEP_CUBIN)
+    add_custom_target(${lab}_resources${suffix}
+                      COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/results
+                      ${write} DEPENDS ${sources} VERBATIM)
 
     if(impl STREQUAL "solutions")
       # Every test must pass on the reference (GPU ones skip without a GPU).

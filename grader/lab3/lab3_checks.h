@@ -19,9 +19,11 @@ void cpu_thread_tile_loads(void **state);
 /* TODO(3.12), occupancy (lab3_occupancy_checks.c). */
 void cpu_resident_blocks_worked_cases(void **state);
 void gpu_resident_blocks_match_runtime(void **state);
+/* Static: the build's ptxas report (lab3_static_checks.c). */
+void cpu_tiled_uses_shared_tiles(void **state);
+void cpu_thread_tile_uses_shared_tiles(void **state);
 
 /* GPU: the tiled kernel. */
-void gpu_tiled_uses_shared_tiles(void **state);
 void gpu_tiled_tile_edges(void **state);
 void gpu_tiled_awkward_shapes(void **state);
 void gpu_tiled_race_free(void **state);
@@ -29,7 +31,6 @@ void gpu_rejects_bad_input(void **state);
 void gpu_tiled_speed_vs_naive(void **state);
 void gpu_tile16_speed_metrics(void **state);
 /* GPU: the thread tile (extension). */
-void gpu_thread_tile_uses_shared_tiles(void **state);
 void gpu_thread_tile_correct(void **state);
 void gpu_thread_tile_speed_vs_naive(void **state);
 void selftest_naive_below_tiled_threshold(void **state);

@@ -1,6 +1,6 @@
-/* Lab 3 GPU checks: what the compiler made of the kernels (shared memory,
- * registers, spills), results on sizes around every tile edge and on lab 2's
- * shapes, bad input, and speed against the naive coalesced kernel. */
+/* Lab 3 GPU checks: results on sizes around every tile edge and on lab 2's
+ * shapes, bad input, and speed against the naive coalesced kernel. What the
+ * compiler made of the kernels: lab3_static_checks.c. */
 #include <stdio.h>
 #include <string.h>
 
@@ -64,55 +64,6 @@ static const timing_plan SPEED_PLAN = {.warmup = 3, .runs = 21, .launches_per_ru
                                        .flush_l2 = 1};
 
 /* --------------------------------------------------------- mechanism */
-
-/* Reports what cudaFuncGetAttributes says and checks that the kernel has
- * the static shared memory its tiles need and can run its block size. */
-static void expect_attributes(lab_status (*get)(struct cudaFuncAttributes *), const char *name,
-                              size_t tiles_bytes, int block_threads, const char *todo,
-                              const char *section, const char *spill_section)
-{
-    struct cudaFuncAttributes attr;
-    lab_status status = get(&attr);
-    GRADER_CHECK(status == LAB_OK, "%s returned %s: %s", name, lab_status_name(status),
-                 lab_last_error());
-    grader_metric("shared_bytes", (double)attr.sharedSizeBytes, "bytes");
-    grader_metric("registers_per_thread", attr.numRegs, "registers");
-    grader_metric("local_bytes_per_thread", (double)attr.localSizeBytes, "bytes");
-    grader_metric("max_threads_per_block", attr.maxThreadsPerBlock, "threads");
-    if (attr.localSizeBytes > 0)
-        grader_note("%s: %zu bytes of local memory per thread: something (often an array "
-                    "indexed with a value the compiler cannot resolve) spilled out of "
-                    "registers to slow off-chip memory. Not graded; see handout section %s.",
-                    name, attr.localSizeBytes, spill_section);
-    GRADER_CHECK(attr.sharedSizeBytes >= tiles_bytes,
-                 "TODO(%s): the kernel declares %zu bytes of static shared memory; its two "
-                 "tiles of floats need %zu. Declare them as __shared__ arrays whose sizes are "
-                 "compile-time constants. See %s, section %s.",
-                 todo, attr.sharedSizeBytes, tiles_bytes, LAB3_HANDOUT, section);
-    GRADER_CHECK(attr.maxThreadsPerBlock >= block_threads,
-                 "TODO(%s): the compiled kernel can run at most %d threads per block (it uses %d "
-                 "registers per thread), but it is launched with %d. See %s, section %s.",
-                 todo, attr.maxThreadsPerBlock, attr.numRegs, block_threads, LAB3_HANDOUT,
-                 section);
-}
-
-void gpu_tiled_uses_shared_tiles(void **state)
-{
-    (void)state;
-    grader_require_gpu();
-    expect_attributes(lab3_tiled_kernel_attributes, "the tiled kernel (TILE 32)",
-                      2u * LAB3_TILE * LAB3_TILE * sizeof(float), LAB3_TILE * LAB3_TILE, "3.3",
-                      "3", "7");
-}
-
-void gpu_thread_tile_uses_shared_tiles(void **state)
-{
-    (void)state;
-    grader_require_gpu();
-    expect_attributes(lab3_thread_tile_kernel_attributes, "the thread-tile kernel",
-                      (size_t)(LAB3_TT_BM * LAB3_TT_BK + LAB3_TT_BK * LAB3_TT_BN) * sizeof(float),
-                      LAB3_TT_THREADS_X * LAB3_TT_THREADS_Y, "3.11", "8", "8");
-}
 
 /* ------------------------------------------------------- correctness */
 
@@ -267,7 +218,7 @@ void gpu_tiled_speed_vs_naive(void **state)
         "Each element a block loads into shared memory should serve TILE multiply-adds. "
         "Check that the loads are one per thread per phase (TODO(3.2), section 4), that the "
         "inner loop reads only shared memory and is unrolled (TODO(3.5), section 7), and the "
-        "local-memory note of gpu_tiled_uses_shared_tiles.");
+        "local-memory note of cpu_tiled_uses_shared_tiles.");
     matmul_speed(&spec, 1, NULL);
 }
 
@@ -292,7 +243,7 @@ void gpu_thread_tile_speed_vs_naive(void **state)
         "speedup_over_naive",
         "Each B value read from shared memory should serve TM multiply-adds held in "
         "registers: check that the accumulators are not in local memory (the note of "
-        "gpu_thread_tile_uses_shared_tiles) and that the loops over BK and TM are unrolled. "
+        "cpu_thread_tile_uses_shared_tiles) and that the loops over BK and TM are unrolled. "
         "Handout section 8.");
     matmul_speed(&spec, 1, NULL);
 }

@@ -8,18 +8,18 @@
 
 static const grader_test tests[] = {
     /* CPU: the index helpers on simulated launches. */
-    GRADER_TEST(cpu_tile_grid, GROUP_CPU, 3),                 /* TODO(4.1) */
-    GRADER_TEST(cpu_every_element_moved_once, GROUP_CPU, 6),  /* TODO(4.2)-(4.4) */
-    GRADER_TEST(cpu_global_accesses_coalesced, GROUP_CPU, 4), /* TODO(4.2), (4.3) */
-    GRADER_TEST(cpu_bank_conflict_degree, GROUP_CPU, 5),      /* TODO(4.4), (4.5) */
+    GRADER_TEST(cpu_tile_grid, GROUP_CPU, 3, "4.1"),
+    GRADER_TEST(cpu_every_element_moved_once, GROUP_CPU, 6, "4.2-4.4"),
+    GRADER_TEST(cpu_global_accesses_coalesced, GROUP_CPU, 4, "4.2, 4.3"),
+    GRADER_TEST(cpu_bank_conflict_degree, GROUP_CPU, 5, "4.4, 4.5"),
     /* GPU: each version on awkward shapes, with its shared tile. */
-    GRADER_TEST(gpu_smem_correct, GROUP_GPU, 4),              /* TODO(4.6) */
-    GRADER_TEST(gpu_padded_correct, GROUP_GPU, 5),            /* TODO(4.5), (4.6) */
-    GRADER_TEST(gpu_multirow_correct, GROUP_GPU, 5),          /* TODO(4.7) */
+    GRADER_TEST(gpu_smem_correct, GROUP_GPU, 4, "4.6"),
+    GRADER_TEST(gpu_padded_correct, GROUP_GPU, 5, "4.5, 4.6"),
+    GRADER_TEST(gpu_multirow_correct, GROUP_GPU, 5, "4.7"),
     /* racecheck on one small run of each version: a lucky race passes
      * every output check. */
-    /* TODO(4.6), (4.7) */
-    GRADER_ROW(gpu_transpose_race_free, GROUP_GPU, 3, "gpu_smem_correct", RACECHECK_TEST_TIMEOUT_S),
+    GRADER_ROW(gpu_transpose_race_free, GROUP_GPU, 3, "gpu_smem_correct", RACECHECK_TEST_TIMEOUT_S,
+               "4.6, 4.7"),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 2),         /* validation (given code) */
     /* GPU speed at 8192 x 8192, against the grader's yardsticks. */
     GRADER_SPEED(gpu_smem_speed_vs_naive, GROUP_GPU, 5, "speedup_vs_naive",
@@ -33,13 +33,12 @@ static const grader_test tests[] = {
     /* Final stage (e), optional: bonus points, outside the possible total.
      * The speed test cannot tell (e) from (d) (lab4_rubric.h says why): the
      * stage's lesson, the gather's bank conflicts, is graded on the CPU. */
-    GRADER_BONUS(cpu_vector_every_element_moved_once, GROUP_CPU, 2), /* TODO(4.8)-(4.10) */
-    GRADER_BONUS(cpu_vector_accesses_coalesced, GROUP_CPU, 1),       /* TODO(4.9) */
-    GRADER_BONUS(cpu_vector_bank_conflict_degree, GROUP_CPU, 2),     /* TODO(4.10), (4.11) */
-    GRADER_BONUS(gpu_vector_correct, GROUP_GPU, 3),                  /* TODO(4.12) */
-    /* TODO(4.12) */
+    GRADER_BONUS(cpu_vector_every_element_moved_once, GROUP_CPU, 2, "4.8-4.10"),
+    GRADER_BONUS(cpu_vector_accesses_coalesced, GROUP_CPU, 1, "4.9"),
+    GRADER_BONUS(cpu_vector_bank_conflict_degree, GROUP_CPU, 2, "4.10, 4.11"),
+    GRADER_BONUS(gpu_vector_correct, GROUP_GPU, 3, "4.12"),
     GRADER_BONUS_ROW(gpu_vector_race_free, GROUP_GPU, 1, "gpu_vector_correct",
-                     RACECHECK_TEST_TIMEOUT_S),
+                     RACECHECK_TEST_TIMEOUT_S, "4.12"),
     GRADER_BONUS_SPEED(gpu_vector_fraction_of_copy, GROUP_GPU, 3, "fraction_of_copy",
                        LAB4_VECTOR_COPY_FRACTION_FLOOR, LAB4_VECTOR_COPY_FRACTION_REFERENCE),
     GRADER_TEST(selftest_naive_below_smem_threshold, GROUP_SELFTEST, 0),

@@ -11,18 +11,18 @@ static const grader_test tests[] = {
     /* The lesson, convergence, is graded here, on the mechanism: which
      * threads work in each step, warp by warp. Its speed on the GPU is not
      * (below). */
-    GRADER_TEST(cpu_divergent_steps_add_up, GROUP_CPU, 5),       /* TODO(5.1) */
-    GRADER_TEST(cpu_strided_steps_contiguous, GROUP_CPU, 7),     /* TODO(5.4) */
-    GRADER_TEST(cpu_sequential_steps_convergent, GROUP_CPU, 12), /* TODO(5.6) */
+    GRADER_TEST(cpu_divergent_steps_add_up, GROUP_CPU, 5, "5.1"),
+    GRADER_TEST(cpu_strided_steps_contiguous, GROUP_CPU, 7, "5.4"),
+    GRADER_TEST(cpu_sequential_steps_convergent, GROUP_CPU, 12, "5.6"),
     /* GPU: every stage's whole sum on awkward sizes. */
-    GRADER_TEST(gpu_divergent_sums, GROUP_GPU, 7),               /* TODO(5.2) */
-    GRADER_TEST(gpu_strided_sums, GROUP_GPU, 5),                 /* TODO(5.5) */
-    GRADER_TEST(gpu_sequential_sums, GROUP_GPU, 5),              /* TODO(5.7) */
+    GRADER_TEST(gpu_divergent_sums, GROUP_GPU, 7, "5.2"),
+    GRADER_TEST(gpu_strided_sums, GROUP_GPU, 5, "5.5"),
+    GRADER_TEST(gpu_sequential_sums, GROUP_GPU, 5, "5.7"),
     /* racecheck on one small run of stages (1)-(3): a lucky race passes
      * every output check. */
-    /* TODO(5.2), (5.5), (5.7) */
-    GRADER_ROW(gpu_reduction_race_free, GROUP_GPU, 3, NULL, RACECHECK_TEST_TIMEOUT_S),
-    GRADER_TEST(gpu_sum_overwrites_out, GROUP_GPU, 3),           /* TODO(5.3) */
+    GRADER_ROW(gpu_reduction_race_free, GROUP_GPU, 3, NULL, RACECHECK_TEST_TIMEOUT_S,
+               "5.2, 5.5, 5.7"),
+    GRADER_TEST(gpu_sum_overwrites_out, GROUP_GPU, 3, "5.3"),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 3),            /* validation (given code) */
     /* Measured for the handout, never judged: your (3) against the grader's
      * own (1). On Hopper that ratio is the cost of (1)'s `%`, not of its
@@ -31,15 +31,15 @@ static const grader_test tests[] = {
     GRADER_TEST(gpu_sequential_speed_vs_divergent, GROUP_GPU, 0),
     GRADER_TEST(gpu_required_stages_vs_copy, GROUP_GPU, 0),
     /* Extension, stages (4)-(6): extra credit. */
-    GRADER_BONUS(gpu_first_add_sums, GROUP_GPU, 2),              /* TODO(5.8) */
+    GRADER_BONUS(gpu_first_add_sums, GROUP_GPU, 2, "5.8"),
     GRADER_BONUS_SPEED(gpu_first_add_fraction_of_copy, GROUP_GPU, 2, "fraction_of_copy_bandwidth",
                        LAB5_FIRST_ADD_COPY_FRACTION_FLOOR,
                        LAB5_FIRST_ADD_COPY_FRACTION_REFERENCE),
-    GRADER_BONUS(gpu_warp_shuffle_sums, GROUP_GPU, 2),           /* TODO(5.9) */
+    GRADER_BONUS(gpu_warp_shuffle_sums, GROUP_GPU, 2, "5.9"),
     GRADER_BONUS_SPEED(gpu_warp_shuffle_fraction_of_copy, GROUP_GPU, 2,
                        "fraction_of_copy_bandwidth", LAB5_WARP_SHUFFLE_COPY_FRACTION_FLOOR,
                        LAB5_WARP_SHUFFLE_COPY_FRACTION_REFERENCE),
-    GRADER_BONUS(gpu_grid_stride_sums, GROUP_GPU, 3),            /* TODO(5.10), (5.11) */
+    GRADER_BONUS(gpu_grid_stride_sums, GROUP_GPU, 3, "5.10, 5.11"),
     GRADER_BONUS_SPEED(gpu_grid_stride_fraction_of_copy, GROUP_GPU, 5, "fraction_of_copy_bandwidth",
                        LAB5_GRID_STRIDE_COPY_FRACTION_FLOOR,
                        LAB5_GRID_STRIDE_COPY_FRACTION_REFERENCE),

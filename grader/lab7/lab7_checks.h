@@ -25,8 +25,10 @@ void cpu_sized_tile_choice(void **state);
 long long lab7_grader_tile_blocks(int m, int n, int bm, int bn);
 int lab7_grader_tile(int m, int n, int sms);
 
-/* GPU: what the compiler made of the kernels, results, bad input. */
-void gpu_kernel_resources(void **state);
+/* CPU: what the compiler made of the kernels, from the build's ptxas report
+ * (lab7_static_checks.c). */
+void cpu_kernel_resources(void **state);
+/* GPU: results, bad input. */
 void gpu_block_tile_1d_correct(void **state);
 void gpu_block_tile_2d_correct(void **state);
 void gpu_vectorised_correct(void **state);

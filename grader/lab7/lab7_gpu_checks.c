@@ -1,8 +1,8 @@
-/* Lab 7 GPU checks: what the compiler made of each stage's kernel, results
- * against a CPU reference in double (multiples of the block tile up to
- * 2048, several seeds, alpha/beta with C poisoned when beta == 0), every
- * stage against cuBLAS at 4096, bad input, and the any-size bonus. Speed:
- * lab7_speed_checks.c. */
+/* Lab 7 GPU checks: results against a CPU reference in double (multiples of
+ * the block tile up to 2048, several seeds, alpha/beta with C poisoned when
+ * beta == 0), every stage against cuBLAS at 4096, bad input, and the
+ * any-size bonus. Speed: lab7_speed_checks.c. What the compiler made of
+ * each stage's kernel: lab7_static_checks.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,48 +25,6 @@
 #include "racecheck.h"
 #include "rng.h"
 #include "stage_identity.h"
-
-/* ------------------------------------------------------------ resources */
-
-void gpu_kernel_resources(void **state)
-{
-    (void)state;
-    grader_require_gpu();
-    for (int s = 0; s < LAB7_STAGE_COUNT; ++s) {
-        const lab7_stage_info *info = lab7_stage_about((lab7_stage)s);
-        struct cudaFuncAttributes attr;
-        lab_status status = lab7_kernel_attributes((lab7_stage)s, &attr);
-        GRADER_CHECK(status == LAB_OK, "lab7_kernel_attributes(%s) returned %s: %s", info->name,
-                     lab_status_name(status), lab_last_error());
-        char metric[64];
-        snprintf(metric, sizeof metric, "%s_registers", info->name);
-        grader_metric(metric, attr.numRegs, "registers");
-        snprintf(metric, sizeof metric, "%s_shared_bytes", info->name);
-        grader_metric(metric, (double)attr.sharedSizeBytes, "bytes");
-        snprintf(metric, sizeof metric, "%s_local_bytes", info->name);
-        grader_metric(metric, (double)attr.localSizeBytes, "bytes");
-        grader_note("%-14s %3d registers/thread, %6zu bytes shared, %zu bytes local (spills)",
-                    info->name, attr.numRegs, attr.sharedSizeBytes, attr.localSizeBytes);
-        if (attr.localSizeBytes > 0)
-            grader_note("%s: %zu bytes of local memory per thread: accumulators or fragments "
-                        "spilled out of registers (an array indexed by a loop the compiler "
-                        "did not unroll, or too many registers). Not graded; see handout "
-                        "section 9.",
-                        info->name, attr.localSizeBytes);
-        GRADER_CHECK(attr.sharedSizeBytes >= info->shared_bytes,
-                     "TODO(%s): the %s kernel declares %zu bytes of static shared memory; its "
-                     "tiles of A and B need at least %zu. Declare them as __shared__ arrays "
-                     "whose sizes are compile-time constants. See %s, section %s.",
-                     info->kernel_todo, info->name, attr.sharedSizeBytes, info->shared_bytes,
-                     LAB7_HANDOUT, info->section);
-        GRADER_CHECK(attr.maxThreadsPerBlock >= info->threads,
-                     "TODO(%s): the compiled %s kernel can run at most %d threads per block (it "
-                     "uses %d registers per thread), but it is launched with %d. See %s, "
-                     "section 9.",
-                     info->kernel_todo, info->name, attr.maxThreadsPerBlock, attr.numRegs,
-                     info->threads, LAB7_HANDOUT);
-    }
-}
 
 /* ---------------------------------------------------------- correctness */
 

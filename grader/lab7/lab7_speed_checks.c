@@ -107,7 +107,7 @@ void gpu_block_tile_1d_speed_vs_lab3(void **state)
                     "Each value of B a thread reads from shared memory should serve TM1 "
                     "multiply-adds: check that the inner loop keeps the TM1 results in "
                     "registers (unrolled loops, constant indices) and reads one Bs value per "
-                    "p (TODO(7.3)), and the spill note of gpu_kernel_resources. Handout "
+                    "p (TODO(7.3)), and the spill note of cpu_kernel_resources. Handout "
                     "sections 3 and 5.");
 }
 
@@ -132,7 +132,7 @@ void gpu_vectorised_speed_vs_lab3(void **state)
 static const char WARP_SPEED_HINT[] =
     "Check that every fragment and accumulator index is a compile-time constant (all loops "
     "over WMITER, WNITER, TM, TN and BK unrolled), that the fragments are read as float4s "
-    "(TODO(7.9)), and the register and spill notes of gpu_kernel_resources. Handout sections "
+    "(TODO(7.9)), and the register and spill notes of cpu_kernel_resources. Handout sections "
     "8 and 9.";
 
 void gpu_warp_tile_speed_vs_lab3(void **state)

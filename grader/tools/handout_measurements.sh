@@ -78,7 +78,7 @@ dir=$(scratch_copy lab3_unroll_1 solutions/lab3_shared_tiles/shared_tiles.cu \
   '#pragma unroll 1')
 cmake --build "$dir/build" -j "$JOBS" --target lab3_check_solution >"$dir/build.log" 2>&1 \
   || say "!! build failed: $dir/build.log"
-(cd "$dir" && build/bin/lab3_check_solution --only gpu_tiled_uses_shared_tiles --verbose) 2>&1 | metrics
+(cd "$dir" && build/bin/lab3_check_solution --only cpu_tiled_uses_shared_tiles --verbose) 2>&1 | metrics
 (cd "$dir" && build/bin/lab3_check_solution --only gpu_tiled_speed_vs_naive --verbose) 2>&1 | metrics
 
 say "=== [F] lab 3 section 11: constant memory, measured"

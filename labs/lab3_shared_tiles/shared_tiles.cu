@@ -63,30 +63,36 @@ __global__ void tiled_matmul_kernel(const float *a, const float *b, float *c, in
                                     int k)
 {
     /* TODO(3.3): declare two TILE x TILE __shared__ float arrays, one for
-     * the tile of A and one for the tile of B. (handout section 3)
-     *
-     * Then one loop over the phases (lab3_phase_count). In each phase this
-     * thread stores into [threadIdx.y][threadIdx.x] of each shared tile the
-     * element your TODO(3.2) helpers name, or 0.0f when that element lies
-     * outside its matrix. What would storing nothing there do to the dot
-     * product? (handout section 6) */
+     * the tile of A and one for the tile of B. (handout section 3) */
 
-    /* TODO(3.4): between storing the tiles and reading them, a
-     * __syncthreads(). Which threads wrote the values this thread is about
-     * to read, and what could it read without the barrier?
-     * (handout section 5) */
+    /* The phases: in each, the block stores one tile of A and one of B,
+     * and every thread adds that tile's share to its dot product. The
+     * TODOs of one phase go inside the loop, in this order. */
+    for (int phase = 0; phase < lab3_phase_count(k, TILE); ++phase) {
+        /* TODO(3.3, continued): store into [threadIdx.y][threadIdx.x] of
+         * each shared tile the element your TODO(3.2) helpers name for this
+         * phase, or 0.0f when that element lies outside its matrix. What
+         * would storing nothing there do to the dot product? (handout
+         * section 6) */
 
-    /* TODO(3.5): this phase's share of the dot product: this thread's row
-     * of the A tile times its column of the B tile, added to a float that
-     * lives across phases. Put #pragma unroll on the loop: nvcc would
-     * likely unroll it anyway, the pragma makes complete unrolling a
-     * guarantee. Why can this loop be unrolled completely, but not lab 2's
-     * loop over k? (handout section 7) */
+        /* TODO(3.4): between storing the tiles and reading them, a
+         * __syncthreads(). Which threads wrote the values this thread is
+         * about to read, and what could it read without the barrier?
+         * (handout section 5) */
 
-    /* TODO(3.6): a second __syncthreads() at the end of each phase. Why is
-     * it needed, when the barrier of TODO(3.4) already separates the stores
-     * from the reads? Picture two warps of the block, one a phase ahead of
-     * the other. (handout section 5) */
+        /* TODO(3.5): this phase's share of the dot product: this thread's
+         * row of the A tile times its column of the B tile, added to a
+         * float declared before the loop, so that it lives across phases.
+         * Put #pragma unroll on the loop: nvcc would likely unroll it
+         * anyway, the pragma makes complete unrolling a guarantee. Why can
+         * this loop be unrolled completely, but not lab 2's loop over k?
+         * (handout section 7) */
+
+        /* TODO(3.6): a second __syncthreads() at the end of each phase. Why
+         * is it needed, when the barrier of TODO(3.4) already separates the
+         * stores from the reads? Picture two warps of the block, one a
+         * phase ahead of the other. (handout section 5) */
+    }
 
     /* TODO(3.7): after the last phase, write the sum to C if this thread's
      * element lies inside C. Why must a thread outside C still run every

@@ -67,42 +67,58 @@ typedef struct {
     int device_gib;         /* 0: any GPU; else the device memory (GiB, the GPU's total) the
                              * test needs: on a GPU with less the runner records it not
                              * gradable (harness.c, skip_not_graded) */
+    const char *todos;      /* the TODOs the test exercises, "" for none: "7.1-7.3, 7.5"
+                             * (numbers, ranges within one lab, commas). A run without a GPU
+                             * lists those of its skipped tests that nothing else exercised
+                             * (harness_report.c) */
 } grader_test;
 
-/* Table rows, so that each test's name is written once (it is the function's):
+/* Table rows, so that each test's name is written once (it is the function's).
+ * Every row may end with the TODOs it exercises (grader_test.todos):
+ *   GRADER_TEST(gpu_block_tile_1d_correct, GROUP_GPU, 3, "7.1-7.3"),
  *   GRADER_TEST(cpu_blocks_for_is_ceil_div, GROUP_CPU, 5),
- *   GRADER_GATED(gpu_tiled_tile_edges, GROUP_GPU, 12, gpu_tiled_uses_shared_tiles),
+ *   GRADER_GATED(gpu_tiled_tile_edges, GROUP_GPU, 12, cpu_tiled_uses_shared_tiles),
  *   GRADER_BONUS(gpu_thread_tile_correct, GROUP_GPU, 6),
- *   GRADER_BONUS_GATED(gpu_thread_tile_correct, GROUP_GPU, 6, gpu_thread_tile_uses_shared_tiles) */
-#define GRADER_TEST(fn, group, points) \
-    {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0, GRADER_NO_CURVE, 0}
-#define GRADER_GATED(fn, group, points, gate_fn) \
-    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0, GRADER_NO_CURVE, 0}
-#define GRADER_BONUS(fn, group, points) \
-    {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0, GRADER_NO_CURVE, 0}
-#define GRADER_BONUS_GATED(fn, group, points, gate_fn) \
-    {#fn, group, GRADER_FN(fn, group), points, 1, #gate_fn, 0, GRADER_NO_CURVE, 0}
+ *   GRADER_BONUS_GATED(gpu_thread_tile_correct, GROUP_GPU, 6, cpu_thread_tile_uses_shared_tiles) */
+#define GRADER_TEST(fn, group, points, ...) \
+    {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0, GRADER_NO_CURVE, 0, \
+     GRADER_TODOS(__VA_ARGS__)}
+#define GRADER_GATED(fn, group, points, gate_fn, ...) \
+    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0, GRADER_NO_CURVE, 0, \
+     GRADER_TODOS(__VA_ARGS__)}
+#define GRADER_BONUS(fn, group, points, ...) \
+    {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0, GRADER_NO_CURVE, 0, \
+     GRADER_TODOS(__VA_ARGS__)}
+#define GRADER_BONUS_GATED(fn, group, points, gate_fn, ...) \
+    {#fn, group, GRADER_FN(fn, group), points, 1, #gate_fn, 0, GRADER_NO_CURVE, 0, \
+     GRADER_TODOS(__VA_ARGS__)}
 /* Any required row: gate a test's name or NULL, limit_s 0 for the default. */
-#define GRADER_ROW(fn, group, points, gate, limit_s) \
-    {#fn, group, GRADER_FN(fn, group), points, 0, gate, limit_s, GRADER_NO_CURVE, 0}
+#define GRADER_ROW(fn, group, points, gate, limit_s, ...) \
+    {#fn, group, GRADER_FN(fn, group), points, 0, gate, limit_s, GRADER_NO_CURVE, 0, \
+     GRADER_TODOS(__VA_ARGS__)}
 /* The same for a bonus row. */
-#define GRADER_BONUS_ROW(fn, group, points, gate, limit_s) \
-    {#fn, group, GRADER_FN(fn, group), points, 1, gate, limit_s, GRADER_NO_CURVE, 0}
+#define GRADER_BONUS_ROW(fn, group, points, gate, limit_s, ...) \
+    {#fn, group, GRADER_FN(fn, group), points, 1, gate, limit_s, GRADER_NO_CURVE, 0, \
+     GRADER_TODOS(__VA_ARGS__)}
 /* A test that needs `gib` GiB of device memory (the GPU's total): on a
  * smaller GPU it is not gradable, out of the total rather than lost.
  *   GRADER_NEEDS_MEMORY(gpu_scale_grid_stride_near_int_max, GROUP_GPU, 2,
  *                       gpu_grid_stride_bandwidth, 18) */
-#define GRADER_NEEDS_MEMORY(fn, group, points, gate_fn, gib) \
-    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0, GRADER_NO_CURVE, gib}
+#define GRADER_NEEDS_MEMORY(fn, group, points, gate_fn, gib, ...) \
+    {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0, GRADER_NO_CURVE, gib, \
+     GRADER_TODOS(__VA_ARGS__)}
 /* A speed test with its partial-credit curve (grader_speed_curve):
  *   GRADER_SPEED(gpu_image_bandwidth, GROUP_GPU, 6, "fraction_of_copy_bandwidth",
  *                LAB1_IMAGE_COPY_FRACTION_FLOOR, LAB1_IMAGE_COPY_FRACTION_REFERENCE) */
-#define GRADER_SPEED(fn, group, points, metric, floor_ratio, reference_ratio) \
+#define GRADER_SPEED(fn, group, points, metric, floor_ratio, reference_ratio, ...) \
     {#fn, group, GRADER_FN(fn, group), points, 0, NULL, 0,                   \
-     {metric, floor_ratio, reference_ratio}, 0}
-#define GRADER_BONUS_SPEED(fn, group, points, metric, floor_ratio, reference_ratio) \
+     {metric, floor_ratio, reference_ratio}, 0, GRADER_TODOS(__VA_ARGS__)}
+#define GRADER_BONUS_SPEED(fn, group, points, metric, floor_ratio, reference_ratio, ...) \
     {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0,                         \
-     {metric, floor_ratio, reference_ratio}, 0}
+     {metric, floor_ratio, reference_ratio}, 0, GRADER_TODOS(__VA_ARGS__)}
+/* A row's TODOs: "" when it names none (an empty __VA_ARGS__, which GNU C
+ * and C23 allow), else the string it names. */
+#define GRADER_TODOS(...) ("" __VA_ARGS__)
 /* Spelled out in every row: -Wextra warns about a field left out. */
 #define GRADER_NO_CURVE {NULL, 0.0, 0.0}
 

@@ -117,6 +117,107 @@ static void print_score(const grader_suite *suite, const test_outcome *outs, siz
     printf("\n");
 }
 
+/* ---- the TODOs a run left unchecked ----
+ * Each row of a test table names the TODOs its test exercises
+ * (grader_test.todos: "7.1-7.3, 7.5"). After a run without a GPU (or with
+ * --group cpu) the report lists the TODOs that only tests which did not run
+ * exercise, and those that tests which did run checked only in part: from
+ * the tables, never from a list kept by hand. */
+
+enum { TODO_LABS = 10, TODO_NUMBERS = 64 };
+typedef unsigned char todo_set[TODO_LABS][TODO_NUMBERS];
+
+/* Adds a row's TODOs to `set`; a malformed tag adds what it could read. */
+static void add_todos(todo_set set, const char *todos)
+{
+    const char *p = todos ? todos : "";
+    while (*p) {
+        int lab = 0, first = 0, last = 0, used = 0;
+        if (sscanf(p, " %d.%d%n", &lab, &first, &used) != 2)
+            return;
+        p += used;
+        last = first;
+        int lab2 = 0;
+        if (sscanf(p, " - %d.%d%n", &lab2, &last, &used) == 2 && lab2 == lab)
+            p += used;
+        else
+            last = first;
+        for (int t = first; t <= last; ++t)
+            if (lab >= 0 && lab < TODO_LABS && t >= 0 && t < TODO_NUMBERS)
+                set[lab][t] = 1;
+        p += strspn(p, " ,");
+    }
+}
+
+/* "TODO(7.3)-(7.9), (7.11)": the set, runs of three or more as ranges. */
+static void print_todos(todo_set set)
+{
+    const char *separator = "TODO";
+    for (int lab = 0; lab < TODO_LABS; ++lab)
+        for (int t = 0; t < TODO_NUMBERS; ++t) {
+            if (!set[lab][t])
+                continue;
+            int end = t;
+            while (end + 1 < TODO_NUMBERS && set[lab][end + 1])
+                ++end;
+            if (end < t + 2)
+                end = t;
+            printf("%s(%d.%d)", separator, lab, t);
+            if (end > t)
+                printf("-(%d.%d)", lab, end);
+            separator = ", ";
+            t = end;
+        }
+}
+
+/* 1 when the set names any TODO. */
+static int any_todo(todo_set set)
+{
+    for (int lab = 0; lab < TODO_LABS; ++lab)
+        for (int t = 0; t < TODO_NUMBERS; ++t)
+            if (set[lab][t])
+                return 1;
+    return 0;
+}
+
+/* What a run without a GPU (skips for no_gpu, or --group cpu, which leaves
+ * the GPU tests out) did not check: TODOs only unrun tests exercise, and
+ * those a test that ran checked while another of theirs did not run. */
+static void print_unchecked_todos(const grader_suite *suite, const test_outcome *outs, size_t n,
+                                  int cpu_only_run)
+{
+    static todo_set unrun, ran, only_unrun, in_part;
+    memset(unrun, 0, sizeof unrun);
+    memset(ran, 0, sizeof ran);
+    for (size_t i = 0; i < n; ++i) {
+        if (outs[i].status == OUTCOME_SKIP && outs[i].record.skip_reason == GRADER_SKIP_NO_GPU)
+            add_todos(unrun, outs[i].test->todos);
+        else if (outs[i].status != OUTCOME_SKIP)
+            add_todos(ran, outs[i].test->todos);
+    }
+    if (cpu_only_run)
+        for (size_t i = 0; i < suite->count; ++i)
+            if (suite->tests[i].group == GROUP_GPU)
+                add_todos(unrun, suite->tests[i].todos);
+    for (int lab = 0; lab < TODO_LABS; ++lab)
+        for (int t = 0; t < TODO_NUMBERS; ++t) {
+            only_unrun[lab][t] = unrun[lab][t] && !ran[lab][t];
+            in_part[lab][t] = unrun[lab][t] && ran[lab][t];
+        }
+    const char *without = cpu_only_run ? "not checked (the GPU checks did not run)"
+                                       : "not checked without a GPU";
+    if (any_todo(only_unrun)) {
+        printf("%s: ", without);
+        print_todos(only_unrun);
+        printf(".\n");
+    }
+    if (any_todo(in_part)) {
+        printf("checked only in part (by the CPU checks; their GPU checks did not run): ");
+        print_todos(in_part);
+        printf(".\n");
+    }
+}
+
 void report_summary(const grader_suite *suite, const test_outcome *outs, size_t n,
                     const score_totals *t, int cpu_only_run)
 {
@@ -154,10 +255,13 @@ void report_summary(const grader_suite *suite, const test_outcome *outs, size_t 
                t->not_gradable, t->not_gradable == 1 ? "" : "s",
                harness_calibration ? harness_calibration->file : "?",
                t->not_gradable == 1 ? "it is" : "they are");
-    /* What a CPU-only grade cannot say, in plain words. */
-    if (t->skipped_for_gpu || cpu_only_run)
-        printf("The CPU checks test your index helpers; only the GPU checks run your kernels: "
+    /* What a CPU-only grade cannot say, in plain words, and which TODOs. */
+    if (t->skipped_for_gpu || cpu_only_run) {
+        printf("The CPU checks test your index helpers (and what the compiler made of your "
+               "kernels, where the lab reads it); only the GPU checks run your kernels: "
                "their results, the bounds tests and barriers inside them, and their speed.\n");
+        print_unchecked_todos(suite, outs, n, cpu_only_run);
+    }
     if (t->failures)
         printf("Each message names the TODO and the section of %s that explains it; "
                "--verbose shows every test's output.\n", suite->handout);

@@ -33,11 +33,11 @@ lab_variant(SOLUTION shared_tiles.cu
     if (row_of_c < m && col_of_c < n)
         for (int p = 0; p < k; ++p)
             sum += a[row_of_c * k + p] * b[p * n + col_of_c];]]
-  FAILS gpu_tiled_uses_shared_tiles
+  FAILS cpu_tiled_uses_shared_tiles
     MESSAGE [[shared memory]]
   FAILS gpu_tiled_tile_edges
     STATUS gated
-    MESSAGE [[^gpu_tiled_uses_shared_tiles$]]
+    MESSAGE [[^cpu_tiled_uses_shared_tiles$]]
   FAILS gpu_tiled_awkward_shapes
     STATUS gated
-    MESSAGE [[^gpu_tiled_uses_shared_tiles$]])
+    MESSAGE [[^cpu_tiled_uses_shared_tiles$]])

@@ -1,0 +1,128 @@
+/* The static facts of a lab's kernels from the build's ptxas report
+ * (kernel_resources.h). */
+#include "kernel_resources.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "harness_internal.h"
+
+/* sm_90's limits (CUDA C Programming Guide, compute capabilities table). */
+enum {
+    SM90_REGISTERS_PER_SM = 65536,
+    SM90_REGISTER_UNIT = 256, /* registers are given to a warp in these */
+    SM90_MAX_THREADS_PER_BLOCK = 1024,
+    WARP = 32
+};
+
+int kernel_resources_max_threads(int registers)
+{
+    if (registers <= 0)
+        return SM90_MAX_THREADS_PER_BLOCK;
+    int per_warp = (registers * WARP + SM90_REGISTER_UNIT - 1) / SM90_REGISTER_UNIT *
+                   SM90_REGISTER_UNIT;
+    int threads = SM90_REGISTERS_PER_SM / per_warp * WARP;
+    return threads < SM90_MAX_THREADS_PER_BLOCK ? threads : SM90_MAX_THREADS_PER_BLOCK;
+}
+
+/* <test program>.resources. In the test program that is /proc/self/exe's;
+ * in a runner's replay (call_log.h) the test program it executes. */
+static void report_path(char *path, size_t size)
+{
+    if (harness_tests_program[0]) {
+        snprintf(path, size, "%s.resources", harness_tests_program);
+        return;
+    }
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    snprintf(path, size, "%s.resources", exe);
+}
+
+void kernel_resources_find(const char *name, kernel_resources *out)
+{
+    char path[4200];
+    report_path(path, sizeof path);
+    FILE *f = fopen(path, "r");
+    GRADER_CHECK(f, "the build's report on your kernels (%s, written by ptxas when the "
+                 "grader is built) is missing: build the grader again (make check-labN); if "
+                 "it stays missing, report it as a grader bug.", path);
+    char line[1024], seen[400] = "";
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "# error: ", 9) == 0) {
+            fclose(f);
+            GRADER_FAIL("the grader could not compile your lab file for the reference GPU to "
+                        "read its kernels' resources: %.600s", line + 9);
+        }
+        if (line[0] == '#' || !line[0])
+            continue;
+        kernel_resources k = {0};
+        char mangled[512];
+        int fields = sscanf(line, "%15[^\t]\t%d\t%d\t%d\t%d\t%*d\t%511[^\t]\t%255[^\n]", k.arch,
+                            &k.registers, &k.shared_bytes, &k.stack_bytes, &k.spill_store_bytes,
+                            mangled, k.name);
+        if (fields != 7)
+            continue;
+        if (strcmp(k.name, name) == 0) {
+            fclose(f);
+            *out = k;
+            return;
+        }
+        size_t used = strlen(seen);
+        snprintf(seen + used, sizeof seen - used, "%s%s", used ? ", " : "", k.name);
+    }
+    fclose(f);
+    GRADER_FAIL("the compiler's report on your lab file names no kernel %s (it names: %s). "
+                "Keep the skeleton's kernel names: the grader finds each kernel by its name.",
+                name, seen[0] ? seen : "none");
+}
+
+void kernel_resources_expect(const kernel_expectation *e)
+{
+    kernel_resources k;
+    kernel_resources_find(e->kernel, &k);
+    /* Lab 3's metrics keep their names; a lab with several kernels names each. */
+    char registers[96], shared[96], local[96];
+    if (e->metric[0]) {
+        snprintf(registers, sizeof registers, "%s_registers", e->metric);
+        snprintf(shared, sizeof shared, "%s_shared_bytes", e->metric);
+        snprintf(local, sizeof local, "%s_local_bytes", e->metric);
+    } else {
+        snprintf(registers, sizeof registers, "registers_per_thread");
+        snprintf(shared, sizeof shared, "shared_bytes");
+        snprintf(local, sizeof local, "local_bytes_per_thread");
+    }
+    grader_metric(registers, k.registers, "registers");
+    grader_metric(shared, k.shared_bytes, "bytes");
+    grader_metric(local, k.stack_bytes, "bytes");
+    int max_threads = kernel_resources_max_threads(k.registers);
+    if (e->metric[0])
+        snprintf(local, sizeof local, "%s_max_threads_per_block", e->metric);
+    else
+        snprintf(local, sizeof local, "max_threads_per_block");
+    grader_metric(local, max_threads, "threads");
+    grader_note("%s (%s, as compiled for %s): %d registers/thread, %d bytes shared, %d bytes "
+                "local (%d of spills)", e->what, e->kernel, k.arch, k.registers, k.shared_bytes,
+                k.stack_bytes, k.spill_store_bytes);
+    if (k.stack_bytes > 0)
+        grader_note("%s: %d bytes of local memory per thread: something (often an array "
+                    "indexed with a value the compiler cannot resolve, or too many registers) "
+                    "spilled out of registers to slow off-chip memory. Not graded; see %s, "
+                    "section %s; make resources-labN shows every kernel's figures.",
+                    e->what, k.stack_bytes, e->handout, e->spill_section);
+    GRADER_CHECK((size_t)k.shared_bytes >= e->shared_bytes,
+                 "TODO(%s): %s declares %d bytes of static shared memory (ptxas, for %s); its "
+                 "tiles need at least %zu. Declare them as __shared__ arrays whose sizes are "
+                 "compile-time constants. See %s, section %s.",
+                 e->todo, e->what, k.shared_bytes, k.arch, e->shared_bytes, e->handout,
+                 e->section);
+    GRADER_CHECK(max_threads >= e->block_threads,
+                 "TODO(%s): %s uses %d registers per thread (ptxas, for %s), so a block can "
+                 "have at most %d threads there, but it is launched with %d. See %s, section %s.",
+                 e->todo, e->what, k.registers, k.arch, max_threads, e->block_threads,
+                 e->handout, e->spill_section);
+}
