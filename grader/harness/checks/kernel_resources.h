@@ -42,14 +42,12 @@ typedef struct {
  * cudaFuncGetAttributes' maxThreadsPerBlock says on such a GPU. */
 int kernel_resources_max_threads(int registers);
 
-/* Finds the kernel named `name` in the build's report into *out; fails the
- * test, saying why, when the report is missing or broken or has no such
- * kernel. */
-void kernel_resources_find(const char *name, kernel_resources *out);
-
-/* The check: the kernel is in the report, declares at least the shared
- * memory its tiles need and can run its launch's block; records its figures
- * as metrics and notes, and notes spills (not graded). */
+/* The check: the kernel (the skeleton's name; where the student renamed
+ * it, the kernel of the file that meets the expectation, with a note)
+ * declares at least the shared memory its tiles need and can run its
+ * launch's block; records its figures as metrics and notes, and notes
+ * spills (not graded). Fails, saying why, when the report is missing or its
+ * compile failed. */
 void kernel_resources_expect(const kernel_expectation *e);
 
 #ifdef __cplusplus
