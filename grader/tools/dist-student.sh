@@ -1,25 +1,37 @@
 #!/usr/bin/env bash
 # make dist-student OUT=dir   (or: grader/tools/dist-student.sh dir)
 #
-# Writes to dir a copy of the course for students: every file of the course
-# repository (tracked, or untracked and not ignored) except solutions/, plus
-# grader/prebuilt/<library>/ for each answer library a lab declares in its
-# folder (grader/labN/labN_answer_libraries.list, found by directory):
+# Writes to dir a copy of the course for students. The copy is a whitelist
+# (in_copy below): labs/, common/ and handouts/; the grader pieces that
+# make check-labN, time-labN, profile-labN, sanitize-labN, plot-lab6/7 and
+# make submit build and run; the top-level CMake; and a Makefile and
+# README.md cut from the course's (grader/tools/student_text.py: the
+# instructors' targets and sections left out, each left-out target
+# answering in one line). Nothing else gets in: not solutions/, the batch
+# grader, the project's own tests, the measurement and calibration tools,
+# docs/, or an untracked file anywhere outside the whitelisted folders (a
+# roster, a folder of submissions).
+#
+# Plus grader/prebuilt/<library>/ for each answer library a lab declares in
+# its folder (grader/labN/labN_answer_libraries.list, found by directory):
 # answer-shaped code a grader times against (lab 2's reference kernel for
-# lab 3, lab 4's unpadded-tile transpose, lab 3's reference for lab 7), compiled
-# to machine code only.
-# The copy needs that code, but not its source: each library holds SASS for
-# the GPU architectures in DIST_ARCHS and no PTX.
-# docs/design.md ("Answers stay in solutions/") explains the choice.
+# lab 3, lab 4's unpadded-tile transpose, lab 3's reference for lab 7),
+# compiled to machine code only. The copy needs that code, but not its
+# source: each library holds SASS for the GPU architectures in DIST_ARCHS
+# and no PTX. docs/design.md ("Answers stay in solutions/") explains the choice.
 #
 # The copy configures, builds and grades with `make check-labN` like the
 # course repository; CMake notices that solutions/ is absent (no
-# labN_check_solution, no lab3_race_demo) and imports the prebuilt libraries.
+# labN_check_solution, no lab3_race_demo, no project tests) and imports the
+# prebuilt libraries. Links in its Markdown to a file it lacks are turned
+# into plain text, and the copy is refused if any still names a missing file.
 #
 # Environment: DIST_ARCHS (compute capabilities, default below), CUDACXX
 # (the nvcc to use; else nvcc on PATH, else /usr/local/cuda/bin/nvcc),
 # PYTHON (the project's interpreter, which the Makefile and the ctests pass
-# on; else python3 on PATH).
+# on; else python3 on PATH), GRADERS (how the graders are shipped: "source",
+# today's only kind, their C sources, which the copy compiles; see
+# docs/design.md section 5.3 for what that reveals and 5.4 for "compiled").
 set -euo pipefail
 # answer_libraries: the labs' answer-library lists, as CMake reads them.
 source "$(dirname "${BASH_SOURCE[0]}")/answer_libraries.sh"
@@ -78,26 +90,68 @@ if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 fi
 is_untracked() { [ -n "$untracked" ] && grep -qxF -- "$1" <<<"$untracked"; }
 
+# in_copy PATH: whether a file of the course goes into a student copy.
+in_copy() {
+  case "$1" in
+  */tests/* | */__pycache__/*) return 1 ;; # the project's own tests
+  labs/* | common/* | handouts/*) return 0 ;;
+  CMakeLists.txt | CMakePresets.json | .gitignore) return 0 ;;
+  # The graders, as source (GRADERS=source), and what builds and runs them.
+  grader/CMakeLists.txt | grader/skeletons.manifest | grader/cmake/* | grader/calibration/*) return 0 ;;
+  grader/support/* | grader/harness/runner/* | grader/harness/checks/*) return 0 ;;
+  grader/lab[0-9]*/* | grader/matmul/* | grader/baselines/* | grader/driver/* | grader/time/*) return 0 ;;
+  # make profile-labN, sanitize-labN, plot-lab6/7, submit, and the first configure.
+  grader/tools/ncu_profile.py | grader/tools/sanitize.sh | grader/tools/need_matplotlib.py) return 0 ;;
+  grader/tools/skeleton_manifest.py | grader/tools/check_todos.py) return 0 ;; # its C scanner
+  grader/tools/ensure-deps.sh) return 0 ;;
+  grader/tools/summarize_results.py) return 0 ;; # handouts/grading.md teaches it
+  esac
+  return 1
+}
+
+case "${GRADERS:-source}" in
+source) ;;
+compiled) die "GRADERS=compiled is not built yet (docs/design.md section 5.4 says what is left); use GRADERS=source" ;;
+*) die "GRADERS is source (the graders' C sources; docs/design.md section 5.3), not '$GRADERS'" ;;
+esac
+
 copied=0
 left_out=()
+declare -A left_out_by_folder=()
 for f in "${files[@]}"; do
-  case "$f" in
-  solutions/* | grader/prebuilt/*) continue ;; # answers; the prebuilt is made below
-  esac
-  case "$f" in
-  labs/* | common/* | handouts/* | grader/* | docs/*) ;;
-  *) if is_untracked "$f"; then left_out+=("$f"); continue; fi ;;
-  esac
   [ -f "$repo/$f" ] || continue # tracked but deleted in the working tree
+  if ! in_copy "$f"; then
+    if is_untracked "$f"; then
+      left_out+=("$f")
+    else
+      folder=${f%%/*}
+      [ "$folder" != grader ] || { folder=${f#grader/}; folder=grader/${folder%%/*}; }
+      left_out_by_folder[$folder]=$((${left_out_by_folder[$folder]:-0} + 1))
+    fi
+    continue
+  fi
   mkdir -p "$out/$(dirname "$f")"
   cp -p "$repo/$f" "$out/$f"
   copied=$((copied + 1))
 done
 
 if [ ${#left_out[@]} -gt 0 ]; then
-  echo "dist-student: left out ${#left_out[@]} untracked file(s) outside the course's folders:" \
+  echo "dist-student: left out ${#left_out[@]} untracked file(s) outside the copy's whitelist:" \
     "${left_out[@]:0:5}" >&2
 fi
+summary=""
+for folder in $(printf '%s\n' "${!left_out_by_folder[@]}" | sort); do
+  summary+=" $folder (${left_out_by_folder[$folder]})"
+done
+echo "dist-student: not for students, left out:$summary"
+
+# The copy's Makefile and README: the course's, without what is for
+# instructors (their "course only" blocks).
+"$python" "$repo/grader/tools/student_text.py" makefile "$repo/Makefile" "$out/Makefile"
+"$python" "$repo/grader/tools/student_text.py" readme "$repo/README.md" "$out/README.md"
+copied=$((copied + 2))
+# Links to what the copy lacks (docs/, solutions/) become their text.
+"$python" "$repo/grader/tools/student_text.py" links "$out" | sed 's/^/dist-student: /'
 
 # ----------------------------------- answer libraries, machine code only
 
@@ -159,6 +213,8 @@ done <<<"$declared"
 # --------------------------------------------------------------- checks
 
 [ ! -e "$out/solutions" ] || die "solutions/ ended up in the copy"
+dead=$("$python" "$repo/grader/tools/student_text.py" check "$out") ||
+  die "the copy's text names files it does not hold (reword the course's text):"$'\n'"$dead"
 # A solution file copied elsewhere (into labs/ by mistake, say) is caught here.
 solution_sums=$(cd "$repo" && find solutions -type f -exec sha256sum {} + | cut -d' ' -f1 | sort -u)
 leaked=$(cd "$out" && find . -type f -exec sha256sum {} + | sort |
