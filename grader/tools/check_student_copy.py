@@ -17,8 +17,9 @@ Checks (each failure is named, with file and line):
      reference models share such lines (docs/design.md section 5.3): those
      are counted and reported, not failed; anywhere else they fail;
   3. no PTX: every ELF object, alone or in an ar archive, holds SASS only,
-     and each answer library under grader/prebuilt/ exactly one SASS image
-     per architecture in --archs; no PTX as text (a .target line);
+     and each object with GPU code under grader/prebuilt/ (the answer
+     libraries, the compiled graders) exactly one SASS image per
+     architecture in --archs; no PTX as text (a .target line);
   4. with --graders compiled, no grader source at all.
 Prints the copy's file count. The build folders a test makes inside the copy
 (build*/) are not the copy and are skipped. Exit status 1 on any failure.
@@ -139,7 +140,9 @@ def check(course, copy, archs, graders):
             found = gpu_images(member)
             if any(kind != "sass" for kind, _ in found):
                 problems.append(f"{rel}({name}): holds PTX: {found}")
-            if rel.startswith("grader/prebuilt/") and rel.endswith(".a") and sorted(found) != want:
+            # Every member with GPU code (a grader's C object has none) holds
+            # exactly one SASS image per architecture the copy was made for.
+            if rel.startswith("grader/prebuilt/") and found and sorted(found) != want:
                 problems.append(f"{rel}({name}): images {sorted(found)}, expected SASS for {archs}")
     return count, allowed, problems
 

@@ -29,9 +29,11 @@
 # Environment: DIST_ARCHS (compute capabilities, default below), CUDACXX
 # (the nvcc to use; else nvcc on PATH, else /usr/local/cuda/bin/nvcc),
 # PYTHON (the project's interpreter, which the Makefile and the ctests pass
-# on; else python3 on PATH), GRADERS (how the graders are shipped: "source",
-# today's only kind, their C sources, which the copy compiles; see
-# docs/design.md section 5.3 for what that reveals and 5.4 for "compiled").
+# on; else python3 on PATH), GRADERS (how the graders are shipped:
+# "compiled", the default: grader/prebuilt/graders/, objects and libraries
+# with SASS only, linked in the copy against the student's library, no grader
+# source; or "source": their C sources, compiled in the copy, which reveals
+# their reference models: docs/design.md sections 5.3 and 5.4).
 set -euo pipefail
 # answer_libraries: the labs' answer-library lists, as CMake reads them.
 source "$(dirname "${BASH_SOURCE[0]}")/answer_libraries.sh"
@@ -90,30 +92,37 @@ if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 fi
 is_untracked() { [ -n "$untracked" ] && grep -qxF -- "$1" <<<"$untracked"; }
 
+graders=${GRADERS:-compiled}
+case "$graders" in
+compiled | source) ;;
+*) die "GRADERS is compiled (the default: grader/prebuilt/graders/) or source (the graders' C
+sources; docs/design.md section 5.3 says what that reveals), not '$graders'" ;;
+esac
+
 # in_copy PATH: whether a file of the course goes into a student copy.
 in_copy() {
   case "$1" in
   */tests/* | */__pycache__/*) return 1 ;; # the project's own tests
   labs/* | common/* | handouts/*) return 0 ;;
   CMakeLists.txt | CMakePresets.json | .gitignore) return 0 ;;
-  # The graders, as source (GRADERS=source), and what builds and runs them.
-  grader/CMakeLists.txt | grader/skeletons.manifest | grader/cmake/* | grader/calibration/*) return 0 ;;
-  grader/support/* | grader/harness/runner/* | grader/harness/checks/*) return 0 ;;
-  grader/lab[0-9]*/* | grader/matmul/* | grader/baselines/* | grader/driver/* | grader/time/*) return 0 ;;
+  # What builds and runs the graders, whichever way they are shipped.
+  grader/skeletons.manifest | grader/cmake/* | grader/calibration/*) return 0 ;;
+  grader/lab[0-9]*/*_profile.metrics | grader/lab[0-9]*/*_answer_libraries.list) return 0 ;;
+  grader/lab6/plot_timeline.py | grader/lab7/plot_sizes.py) return 0 ;; # make plot-lab6/7
   # make profile-labN, sanitize-labN, plot-lab6/7, submit, and the first configure.
   grader/tools/ncu_profile.py | grader/tools/sanitize.sh | grader/tools/need_matplotlib.py) return 0 ;;
   grader/tools/skeleton_manifest.py | grader/tools/check_todos.py) return 0 ;; # its C scanner
   grader/tools/ensure-deps.sh) return 0 ;;
   grader/tools/summarize_results.py) return 0 ;; # handouts/grading.md teaches it
   esac
+  [ "$graders" = source ] || return 1
+  case "$1" in
+  # The graders as source (GRADERS=source), and the CMake that compiles them.
+  grader/CMakeLists.txt | grader/support/* | grader/harness/runner/* | grader/harness/checks/*) return 0 ;;
+  grader/lab[0-9]*/* | grader/matmul/* | grader/baselines/* | grader/driver/* | grader/time/*) return 0 ;;
+  esac
   return 1
 }
-
-case "${GRADERS:-source}" in
-source) ;;
-compiled) die "GRADERS=compiled is not built yet (docs/design.md section 5.4 says what is left); use GRADERS=source" ;;
-*) die "GRADERS is source (the graders' C sources; docs/design.md section 5.3), not '$GRADERS'" ;;
-esac
 
 copied=0
 left_out=()
@@ -153,10 +162,40 @@ copied=$((copied + 2))
 # Links to what the copy lacks (docs/, solutions/) become their text.
 "$python" "$repo/grader/tools/student_text.py" links "$out" | sed 's/^/dist-student: /'
 
-# ----------------------------------- answer libraries, machine code only
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+lab_numbers=$(ls -d "$repo"/labs/lab[0-9]*_*/ | sed 's|.*/lab\([0-9]*\)_.*|\1|' | sort -n | tr '\n' ' ')
+
+# ------------------------------------------------ the graders, compiled
+# GRADERS=compiled: the course's own build, for the copy's architectures
+# (SASS only) and position-independent, of every lab's student-side
+# programs; grader/tools/pack_graders.py packs their objects and libraries
+# and how each was linked into grader/prebuilt/graders/, and
+# grader/cmake/PrebuiltGraders.cmake links them again in the copy.
+if [ "$graders" = compiled ]; then
+  echo "dist-student: compiling the graders of labs ${lab_numbers% } for sm_${archs// /, sm_}"
+  real_archs=$(for a in $archs; do printf '%s-real;' "$a"; done)
+  # GRADERS_BUILD=dir keeps that build for the next copy (one per release, say).
+  build=${GRADERS_BUILD:-$work/graders}
+  cmake -S "$repo" -B "$build" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES="${real_archs%;}" -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
+    -DPython3_EXECUTABLE:FILEPATH="$(command -v "$python")" >"$work/graders-configure.log" 2>&1 ||
+    die "configuring the graders' build failed:"$'\n'"$(tail -20 "$work/graders-configure.log")"
+  # shellcheck disable=SC2086 # lab numbers and program names are words
+  programs=$("$python" "$repo/grader/tools/pack_graders.py" programs "$build" $lab_numbers) ||
+    die "could not list the graders' programs"
+  # shellcheck disable=SC2086
+  cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target $programs \
+    >"$work/graders-build.log" 2>&1 ||
+    die "building the graders failed:"$'\n'"$(grep -m 20 -iE 'error' "$work/graders-build.log")"
+  # shellcheck disable=SC2086
+  "$python" "$repo/grader/tools/pack_graders.py" pack "$build" "$out/grader/prebuilt/graders" \
+    --answer-libraries "$(answer_libraries "$repo" | awk '{print $1}' | tr '\n' ' ')" \
+    --archs "$archs" $lab_numbers | sed 's/^/dist-student: /' ||
+    die "packing the graders failed"
+fi
+
+# ----------------------------------- answer libraries, machine code only
 gencode=()
 for a in $archs; do
   gencode+=("-gencode=arch=compute_$a,code=sm_$a") # code=sm_XX only: no PTX

@@ -12,7 +12,10 @@ repository says to instructors stays out of it, and nothing it names is missing.
                                     comments shown
   student_text.py links COPY        rewrites, in every .md file of COPY, each
                                     Markdown link to a file the copy lacks into
-                                    its text alone, and lists what it rewrote
+                                    its text alone, and each `path/of/a/file`
+                                    it lacks (a grader source, in a copy with
+                                    compiled graders) into "the course's
+                                    `file`"; lists what it rewrote
   student_text.py check COPY        exit 1, naming each, if a .md file of COPY
                                     links to, or names in `code` as a path of the
                                     course, a file the copy lacks
@@ -123,6 +126,13 @@ def link_target(path, target):
     return os.path.normpath(os.path.join(os.path.dirname(path), target.split("#")[0]))
 
 
+def names_one_file(named):
+    """Whether a path in `code` names one file: a pattern (labN_<topic>,
+    *.cu) names none, and a folder alone (`solutions/`, which the copy says
+    it lacks) is no reference to a file."""
+    return not re.search(r"labN|[<>*]|\bN\b", named) and "." in named.rsplit("/", 1)[-1]
+
+
 def rewrite_links(copy):
     rewritten = []
     for path in markdown_files(copy):
@@ -136,7 +146,14 @@ def rewrite_links(copy):
             rewritten.append(f"{os.path.relpath(path, copy)}: {found.group(2)}")
             return found.group(1)
 
-        new = LINK.sub(unlink, text)
+        def unpath(found):
+            named = found.group(1).rstrip("./")
+            if not names_one_file(named) or os.path.exists(os.path.join(copy, named)):
+                return found.group(0)
+            rewritten.append(f"{os.path.relpath(path, copy)}: `{found.group(1)}`")
+            return f"the course's `{os.path.basename(named)}`"
+
+        new = CODE_PATH.sub(unpath, LINK.sub(unlink, text))
         if new != text:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(new)
@@ -155,9 +172,7 @@ def dead_references(copy):
                 dead.append(f"{where}: link to {found.group(2)}")
         for found in CODE_PATH.finditer(text):
             named = found.group(1).rstrip("./")
-            # A pattern (labN_<topic>, *.cu) names no one file, and a folder
-            # alone (`solutions/`, which the copy says it lacks) is no reference.
-            if re.search(r"labN|[<>*]|\bN\b", named) or "." not in named.rsplit("/", 1)[-1]:
+            if not names_one_file(named):
                 continue
             if not os.path.exists(os.path.join(copy, named)):
                 dead.append(f"{where}: names `{found.group(1)}`")
@@ -179,6 +194,22 @@ def self_test():
         except SystemExit:
             continue
         raise AssertionError(f"an unbalanced block was accepted: {bad!r}")
+    import tempfile
+    with tempfile.TemporaryDirectory() as copy:
+        os.makedirs(os.path.join(copy, "handouts"))
+        os.makedirs(os.path.join(copy, "labs"))
+        open(os.path.join(copy, "labs", "x.cu"), "w").close()
+        page = os.path.join(copy, "handouts", "a.md")
+        with open(page, "w") as f:
+            f.write("see [the guide](../docs/instructors.md), [x](../labs/x.cu), `labs/x.cu`,\n"
+                    "points in `grader/lab1/lab1_grader.c`, all of `solutions/`\n")
+        assert len(dead_references(copy)) == 2, dead_references(copy)
+        assert len(rewrite_links(copy)) == 2
+        with open(page) as f:
+            text = f.read()
+        assert text == ("see the guide, [x](../labs/x.cu), `labs/x.cu`,\n"
+                        "points in the course's `lab1_grader.c`, all of `solutions/`\n"), text
+        assert dead_references(copy) == []
     print("student_text.py: self-test passed")
 
 
