@@ -3,7 +3,8 @@
 #
 #   check-dist-student.sh WORK_DIR      (WORK_DIR is emptied first)
 #
-# Makes a student copy in WORK_DIR/course and checks that it holds no
+# Makes a student copy in WORK_DIR/course (compiled graders, the default;
+# and a GRADERS=source one beside it, checked and configured) and checks that it holds no
 # answers (no solutions/, no race-demo mutant, no copy of a solution file:
 # dist-student checks the last itself), and, line by line, no line found
 # only in solutions/ outside the graders' own sources, no PTX, none of the
@@ -28,11 +29,24 @@ mkdir -p "$work"
 export DIST_ARCHS=${DIST_ARCHS:-90}
 python=${PYTHON:-python3}
 
-"$repo/grader/tools/dist-student.sh" "$copy"
+GRADERS=compiled "$repo/grader/tools/dist-student.sh" "$copy"
 
 # ------------------------------------------- line by line, and binaries
-"$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs "$DIST_ARCHS" "$copy" ||
-  fail "the student copy holds what it must not (above)"
+"$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs "$DIST_ARCHS" \
+  --graders compiled "$copy" || fail "the student copy holds what it must not (above)"
+[ -f "$copy/grader/prebuilt/graders/graders.cmake" ] || fail "the copy has no compiled graders"
+
+# GRADERS=source: today's kind of copy, the graders' sources; solution-only
+# lines only in them (counted), and it configures with the course's CMake.
+source_copy=$work/source_course
+GRADERS=source "$repo/grader/tools/dist-student.sh" "$source_copy" >"$work/source_copy.log" 2>&1 ||
+  fail "GRADERS=source make dist-student failed; see $work/source_copy.log"
+"$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs "$DIST_ARCHS" \
+  --graders source "$source_copy" || fail "the GRADERS=source copy holds what it must not (above)"
+cmake -S "$source_copy" -B "$source_copy/build" -DCMAKE_BUILD_TYPE=Release \
+  ${PYTHON:+-DPython3_EXECUTABLE:FILEPATH="$PYTHON"} \
+  -DCMAKE_CUDA_ARCHITECTURES="${CHECK_DIST_ARCH:-90-real}" >"$work/source_configure.log" 2>&1 ||
+  fail "configuring the GRADERS=source copy failed; see $work/source_configure.log"
 # The binary check can fail: an object with PTX, where a copy would hold it.
 probe_sm=${DIST_ARCHS%% *}
 echo '__global__ void ptx_probe(float *x) { x[threadIdx.x] = 1.0f; }' >"$work/ptx_probe.cu"
