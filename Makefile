@@ -288,9 +288,11 @@ clean:
 	rm -rf $(BUILD)
 
 # >>> course only
-# A copy of the course for students: no solutions/, the answer libraries as
-# machine code only (grader/tools/dist-student.sh, docs/design.md).
-#   make dist-student OUT=../cuda-labs-student
+# A copy of the course for students: no solutions/, the graders and the
+# answer libraries as machine code only (grader/tools/dist-student.sh,
+# docs/design.md section 5). LABS="1 2": those labs only; GRADERS=source:
+# the graders as source; DIST_ARCHS: the GPUs (default: every CUDA 13 one).
+#   make dist-student OUT=../cuda-labs-student [LABS="1 2"]
 .PHONY: dist-student
 dist-student:
 	@test -n "$(OUT)" || { echo "usage: make dist-student OUT=dir" >&2; exit 2; }

@@ -4,7 +4,8 @@
 #   check-dist-student.sh WORK_DIR      (WORK_DIR is emptied first)
 #
 # Makes a student copy in WORK_DIR/course (compiled graders, the default;
-# and a GRADERS=source one beside it, checked and configured) and checks that it holds no
+# a GRADERS=source one beside it, checked and configured; and a LABS="1 2"
+# one, checked for no file of labs 3-7, built and run) and checks that it holds no
 # answers (no solutions/, no race-demo mutant, no copy of a solution file:
 # dist-student checks the last itself), and, line by line, no line found
 # only in solutions/ outside the graders' own sources, no PTX, none of the
@@ -27,6 +28,8 @@
 rm -rf "$work"
 mkdir -p "$work"
 export DIST_ARCHS=${DIST_ARCHS:-90}
+# One build of the graders for the copies below (dist-student.sh's GRADERS_BUILD).
+export GRADERS_BUILD=$work/graders-build
 python=${PYTHON:-python3}
 
 GRADERS=compiled "$repo/grader/tools/dist-student.sh" "$copy"
@@ -58,6 +61,24 @@ if "$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs
   "$work/ptx_copy" >"$work/ptx_probe.log" 2>&1 || ! grep -q 'holds PTX' "$work/ptx_probe.log"; then
   fail "check_student_copy.py did not catch an object holding PTX; see $work/ptx_probe.log"
 fi
+
+# LABS="1 2": labs 1 and 2 alone; dist-student has built it; their graders
+# grade the untouched skeletons as failing.
+labs_copy=$work/labs_1_2
+LABS="1 2" "$repo/grader/tools/dist-student.sh" "$labs_copy" >"$work/labs_copy.log" 2>&1 ||
+  fail "make dist-student LABS=\"1 2\" failed; see $work/labs_copy.log"
+"$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs "$DIST_ARCHS" \
+  --graders compiled --labs "1 2" "$labs_copy" || fail "the LABS=\"1 2\" copy holds what it must not (above)"
+cmake -S "$labs_copy" -B "$labs_copy/build" -DCMAKE_BUILD_TYPE=Release \
+  ${PYTHON:+-DPython3_EXECUTABLE:FILEPATH="$PYTHON"} \
+  -DCMAKE_CUDA_ARCHITECTURES="${CHECK_DIST_ARCH:-90-real}" >"$work/labs_configure.log" 2>&1 &&
+  cmake --build "$labs_copy/build" --target lab1_check lab2_check >"$work/labs_build.log" 2>&1 ||
+  fail "the LABS=\"1 2\" copy did not configure and build; see $work/labs_*.log"
+for lab in 1 2; do
+  status=0
+  "$labs_copy/build/bin/lab${lab}_check" --group cpu >"$work/labs_lab${lab}.log" 2>&1 || status=$?
+  [ "$status" -eq 1 ] || fail "lab${lab}_check of the LABS copy exited $status on the skeleton, expected 1"
+done
 
 # ------------------------------------------------ the student's own text
 if grep -nE '\(solutions/|solutions/lab|check-solution|## For instructors|docs/instructors' "$copy/README.md"; then

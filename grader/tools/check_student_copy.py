@@ -20,12 +20,14 @@ Checks (each failure is named, with file and line):
      and each object with GPU code under grader/prebuilt/ (the answer
      libraries, the compiled graders) exactly one SASS image per
      architecture in --archs; no PTX as text (a .target line);
-  4. with --graders compiled, no grader source at all.
+  4. with --graders compiled, no grader source at all;
+  5. with --labs "1 2" (make dist-student LABS=...), no file of another lab.
 Prints the copy's file count. The build folders a test makes inside the copy
 (build*/) are not the copy and are skipped. Exit status 1 on any failure.
 """
 import argparse
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -101,7 +103,10 @@ def gpu_images(elf):
     return list(fatbin_images.images(section)) if section else []
 
 
-def check(course, copy, archs, graders):
+LAB_PATH = re.compile(r"(^|[/_-])lab([0-9]+)([/_.-])")
+
+
+def check(course, copy, archs, graders, labs=None):
     problems, allowed = [], []
     for rel in LEFT_OUT:
         if os.path.exists(os.path.join(copy, rel)):
@@ -111,6 +116,9 @@ def check(course, copy, archs, graders):
     count = 0
     for rel, path in copy_files(copy):
         count += 1
+        of_lab = LAB_PATH.search(rel)
+        if labs is not None and of_lab and of_lab.group(2) not in labs:
+            problems.append(f"{rel}: lab {of_lab.group(2)} is not released in this copy")
         text = text_of(path)
         if text is not None:
             is_grader_source = rel.startswith("grader/") and rel.endswith(GRADER_SOURCE_SUFFIXES) \
@@ -170,6 +178,8 @@ def self_test():
         assert len(problems) == 1 and problems[0].startswith("handouts/lab1.md:2:"), problems
         _, _, problems = check(course, copy, "90", "compiled")
         assert len(problems) == 3, problems  # the grader's source, its line, the handout's line
+        _, _, problems = check(course, copy, "90", "source", labs=["2"])
+        assert sum("not released" in p for p in problems) == 3, problems
     print("check_student_copy.py: self-test passed")
 
 
@@ -181,9 +191,11 @@ def main():
     parser.add_argument("--course", required=True)
     parser.add_argument("--archs", required=True)
     parser.add_argument("--graders", choices=("source", "compiled"), default="source")
+    parser.add_argument("--labs", help="the lab numbers the copy releases")
     parser.add_argument("copy")
     args = parser.parse_args()
-    count, allowed, problems = check(args.course, args.copy, args.archs, args.graders)
+    labs = args.labs.split() if args.labs else None
+    count, allowed, problems = check(args.course, args.copy, args.archs, args.graders, labs)
     print(f"student copy: {count} files")
     if allowed:
         files = len({a.split(":")[0] for a in allowed})

@@ -99,6 +99,27 @@ compiled | source) ;;
 sources; docs/design.md section 5.3 says what that reveals), not '$graders'" ;;
 esac
 
+# The labs of the copy: LABS="1 2" releases those only (their skeletons,
+# handouts, figures and results, compiled graders and the answer libraries
+# they link); by default every lab of labs/.
+all_labs=$(ls -d "$repo"/labs/lab[0-9]*_*/ | sed 's|.*/lab\([0-9]*\)_.*|\1|' | sort -n | tr '\n' ' ')
+lab_numbers=$all_labs
+if [ -n "${LABS:-}" ]; then
+  [ "$graders" = compiled ] ||
+    die "LABS needs compiled graders: a GRADERS=source copy would hold every lab's grader source"
+  lab_numbers=""
+  for n in $(tr ' ,' '\n\n' <<<"$LABS" | sed '/^$/d' | sort -nu); do
+    [[ " $all_labs" == *" $n "* ]] || die "LABS: there is no lab $n in labs/ (labs: ${all_labs% })"
+    lab_numbers+="$n "
+  done
+fi
+# released PATH: whether a path that belongs to one lab (labs/labN_*,
+# handouts/labN-*, grader/labN/, handouts/results/h100-labN-*) is of a released lab.
+released() {
+  [[ "$1" =~ (^|[/_-])lab([0-9]+)([/_.-]) ]] || return 0
+  [[ " $lab_numbers" == *" ${BASH_REMATCH[2]} "* ]]
+}
+
 # in_copy PATH: whether a file of the course goes into a student copy.
 in_copy() {
   case "$1" in
@@ -107,7 +128,7 @@ in_copy() {
   CMakeLists.txt | CMakePresets.json | .gitignore) return 0 ;;
   # What builds and runs the graders, whichever way they are shipped.
   grader/skeletons.manifest | grader/cmake/* | grader/calibration/*) return 0 ;;
-  grader/lab[0-9]*/*_profile.metrics | grader/lab[0-9]*/*_answer_libraries.list) return 0 ;;
+  grader/lab[0-9]*/*_profile.metrics) return 0 ;;
   grader/lab6/plot_timeline.py | grader/lab7/plot_sizes.py) return 0 ;; # make plot-lab6/7
   # make profile-labN, sanitize-labN, plot-lab6/7, submit, and the first configure.
   grader/tools/ncu_profile.py | grader/tools/sanitize.sh | grader/tools/need_matplotlib.py) return 0 ;;
@@ -124,12 +145,11 @@ in_copy() {
   return 1
 }
 
-copied=0
 left_out=()
 declare -A left_out_by_folder=()
 for f in "${files[@]}"; do
   [ -f "$repo/$f" ] || continue # tracked but deleted in the working tree
-  if ! in_copy "$f"; then
+  if ! in_copy "$f" || ! released "$f"; then
     if is_untracked "$f"; then
       left_out+=("$f")
     else
@@ -141,7 +161,6 @@ for f in "${files[@]}"; do
   fi
   mkdir -p "$out/$(dirname "$f")"
   cp -p "$repo/$f" "$out/$f"
-  copied=$((copied + 1))
 done
 
 if [ ${#left_out[@]} -gt 0 ]; then
@@ -157,14 +176,19 @@ echo "dist-student: not for students, left out:$summary"
 # The copy's Makefile and README: the course's, without what is for
 # instructors (their "course only" blocks).
 "$python" "$repo/grader/tools/student_text.py" makefile "$repo/Makefile" "$out/Makefile"
-"$python" "$repo/grader/tools/student_text.py" readme "$repo/README.md" "$out/README.md"
-copied=$((copied + 2))
+"$python" "$repo/grader/tools/student_text.py" readme "$repo/README.md" "$out/README.md" \
+  --labs "$lab_numbers"
+# make submit's record of the skeletons: the released labs' lines only.
+if [ "$lab_numbers" != "$all_labs" ]; then
+  while IFS= read -r line; do
+    released "$line"$'\t' && printf '%s\n' "$line"
+  done <"$repo/grader/skeletons.manifest" >"$out/grader/skeletons.manifest"
+fi
 # Links to what the copy lacks (docs/, solutions/) become their text.
 "$python" "$repo/grader/tools/student_text.py" links "$out" | sed 's/^/dist-student: /'
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-lab_numbers=$(ls -d "$repo"/labs/lab[0-9]*_*/ | sed 's|.*/lab\([0-9]*\)_.*|\1|' | sort -n | tr '\n' ' ')
 
 # ------------------------------------------------ the graders, compiled
 # GRADERS=compiled: the course's own build, for the copy's architectures
@@ -242,9 +266,23 @@ EOF
 }
 
 declared=$(answer_libraries "$repo") || die "the labs' answer-library lists are not readable"
+# The libraries the copy's graders link: with compiled graders, those their
+# programs name (a copy of labs 1 and 2 needs none; lab 3 needs lab 2's
+# reference); with the graders' source, every one declared. Each goes with
+# its lab's list, which the copy's configure reads (AnswerLibraries.cmake).
+needed=""
+if [ "$graders" = compiled ]; then
+  needed=$(grep -o 'TARGET:[a-z0-9_]*' "$out/grader/prebuilt/graders/graders.cmake" |
+    sed 's/^TARGET://' | sort -u | tr '\n' ' ')
+fi
 prebuilt_names=()
 while read -r name source lab_dir; do
   [ -n "$name" ] || continue # no lab declares one
+  [ "$graders" = source ] || [[ " $needed" == *" $name "* ]] || continue
+  list=grader/${lab_dir%%_*}/${lab_dir%%_*}_answer_libraries.list
+  if [ ! -f "$out/$list" ]; then
+    cp -p "$repo/$list" "$out/$list"
+  fi
   prebuild "$name" "$source" "$lab_dir"
   prebuilt_names+=("$name")
 done <<<"$declared"
@@ -268,5 +306,27 @@ for f in "$repo"/grader/calibration/*.json; do
     die "grader/calibration/${f##*/} is not in the copy as it is in the course"
 done
 
-echo "dist-student: $copied files and grader/prebuilt/{${prebuilt_names[*]}} in $out"
-echo "dist-student: students grade with: cd $out && make check-lab1"
+# ------------------------------------- it configures, builds and grades
+# Every copy is built before it is called done: in a folder of its own (the
+# copy keeps no build), for the first architecture, and each lab's grader
+# lists its tests.
+first=${archs%% *}
+echo "dist-student: test-building the copy (labs ${lab_numbers% }, sm_$first)"
+cmake -S "$out" -B "$work/copy-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$first-real" \
+  -DPython3_EXECUTABLE:FILEPATH="$(command -v "$python")" >"$work/copy-configure.log" 2>&1 ||
+  die "the copy does not configure:"$'\n'"$(grep -A5 'CMake Error' "$work/copy-configure.log" | head -20)"
+targets=""
+for n in $lab_numbers; do targets+="lab${n}_check lab${n}_kernels "; done
+# shellcheck disable=SC2086 # target names are words
+cmake --build "$work/copy-build" -j "$(nproc 2>/dev/null || echo 2)" --target $targets \
+  >"$work/copy-build.log" 2>&1 ||
+  die "the copy does not build:"$'\n'"$(grep -m 20 -iE 'error' "$work/copy-build.log")"
+for n in $lab_numbers; do
+  "$work/copy-build/bin/lab${n}_check" --list >/dev/null ||
+    die "lab ${n}'s grader, built in the copy, does not run"
+done
+
+files_in_copy=$(find "$out" -type f | wc -l)
+echo "dist-student: $files_in_copy files (graders: $graders; labs ${lab_numbers% };" \
+  "answer libraries: ${prebuilt_names[*]:-none}) in $out"
+echo "dist-student: students grade with: cd $out && make check-lab${lab_numbers%% *}"

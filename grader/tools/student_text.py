@@ -6,10 +6,12 @@ repository says to instructors stays out of it, and nothing it names is missing.
                                     its "# >>> course only" ... "# <<< course only"
                                     blocks; each target those blocks define says,
                                     in one line, that it is not in a student copy
-  student_text.py readme IN OUT     the copy's README.md: the course's without its
+  student_text.py readme IN OUT [--labs "1 2"]
+                                    the copy's README.md: the course's without its
                                     <!-- course only --> ... <!-- /course only -->
                                     blocks, and with its <!-- student copy ... -->
-                                    comments shown
+                                    comments shown; with --labs, without the
+                                    table rows of the other labs
   student_text.py links COPY        rewrites, in every .md file of COPY, each
                                     Markdown link to a file the copy lacks into
                                     its text alone, and each `path/of/a/file`
@@ -95,10 +97,15 @@ def student_makefile(text, where="Makefile"):
     return "\n".join(kept + tail) + "\n"
 
 
-def student_readme(text, where="README.md"):
+def student_readme(text, where="README.md", labs=None):
+    """labs: the lab numbers a copy releases (make dist-student LABS=...);
+    a table row of another lab ("| 3 | ...") is left out."""
     kept, _ = cut_blocks(text.splitlines(), MD_BEGIN, MD_END, where)
     out, showing = [], False
     for line in kept:
+        row = re.match(r"^\| *([0-9]+) *\|", line)
+        if labs is not None and row and row.group(1) not in labs:
+            continue
         if line.strip() == MD_STUDENT:
             showing = True
         elif showing and line.strip() == "-->":
@@ -188,6 +195,8 @@ def self_test():
     assert "X := 1" not in out and "x:\n\ttrue" in out, out
     readme = "a\n<!-- course only -->\nsecret\n<!-- /course only -->\n<!-- student copy\nyours\n-->\nb\n"
     assert student_readme(readme) == "a\nyours\nb\n", student_readme(readme)
+    table = "| # | x |\n|---|---|\n| 1 | a |\n| 3 | c |\n"
+    assert student_readme(table, labs=["1", "2"]) == "| # | x |\n|---|---|\n| 1 | a |\n"
     for bad in ("# >>> course only\n", "# <<< course only\n"):
         try:
             student_makefile(bad)
@@ -216,6 +225,12 @@ def self_test():
 def main(argv):
     if argv[1:] == ["--self-test"]:
         self_test()
+        return 0
+    if len(argv) == 6 and argv[1] == "readme" and argv[4] == "--labs":
+        with open(argv[2], encoding="utf-8") as f:
+            text = f.read()
+        with open(argv[3], "w", encoding="utf-8") as f:
+            f.write(student_readme(text, argv[2], argv[5].split()))
         return 0
     if len(argv) == 4 and argv[1] in ("makefile", "readme"):
         with open(argv[2], encoding="utf-8") as f:
