@@ -2,38 +2,39 @@
 # make dist-student OUT=dir   (or: grader/tools/dist-student.sh dir)
 #
 # Writes to dir a copy of the course for students. The copy is a whitelist
-# (in_copy below): labs/, common/ and handouts/; the grader pieces that
-# make check-labN, time-labN, profile-labN, sanitize-labN, plot-lab6/7 and
-# make submit build and run; the top-level CMake; and a Makefile and
-# README.md cut from the course's (grader/tools/student_text.py: the
-# instructors' targets and sections left out, each left-out target
-# answering in one line). Nothing else gets in: not solutions/, the batch
-# grader, the project's own tests, the measurement and calibration tools,
-# docs/, or an untracked file anywhere outside the whitelisted folders (a
-# roster, a folder of submissions).
+# (in_copy below): labs/, common/ and handouts/; the graders, compiled
+# (grader/prebuilt/graders/: grader/tools/pack_graders.py, linked in the
+# copy by grader/cmake/PrebuiltGraders.cmake), and what make check-labN,
+# time-labN, profile-labN, sanitize-labN, plot-lab6/7 and make submit run;
+# the top-level CMake; and a Makefile and README.md cut from the course's
+# (grader/tools/student_text.py: the instructors' targets and sections left
+# out, each left-out target answering in one line). Nothing else gets in:
+# not solutions/, the batch grader, the project's own tests, the
+# measurement and calibration tools, docs/, or an untracked file anywhere
+# outside the whitelisted folders (a roster, a folder of submissions).
 #
-# Plus grader/prebuilt/<library>/ for each answer library a lab declares in
-# its folder (grader/labN/labN_answer_libraries.list, found by directory):
-# answer-shaped code a grader times against (lab 2's reference kernel for
-# lab 3, lab 4's unpadded-tile transpose, lab 3's reference for lab 7),
-# compiled to machine code only. The copy needs that code, but not its
-# source: each library holds SASS for the GPU architectures in DIST_ARCHS
-# and no PTX. docs/design.md ("Answers stay in solutions/") explains the choice.
+# Plus grader/prebuilt/<library>/ for each answer library the copy's graders
+# link, as a lab declares it in its folder
+# (grader/labN/labN_answer_libraries.list, found by directory): answer-shaped
+# code a grader times against (lab 2's reference kernel for lab 3, lab 4's
+# unpadded-tile transpose, lab 3's reference for lab 7), compiled to machine
+# code only: SASS for the GPU architectures in DIST_ARCHS and no PTX.
+# docs/design.md section 5 ("Answers stay in solutions/") explains the choices.
 #
 # The copy configures, builds and grades with `make check-labN` like the
-# course repository; CMake notices that solutions/ is absent (no
-# labN_check_solution, no lab3_race_demo, no project tests) and imports the
-# prebuilt libraries. Links in its Markdown to a file it lacks are turned
-# into plain text, and the copy is refused if any still names a missing file.
+# course repository; dist-student configures and builds it before it says
+# it is done. Links in its Markdown to a file it lacks are turned into
+# plain text, and the copy is refused if any text still names a missing file.
 #
 # Environment: DIST_ARCHS (compute capabilities, default below), CUDACXX
 # (the nvcc to use; else nvcc on PATH, else /usr/local/cuda/bin/nvcc),
 # PYTHON (the project's interpreter, which the Makefile and the ctests pass
 # on; else python3 on PATH), GRADERS (how the graders are shipped:
-# "compiled", the default: grader/prebuilt/graders/, objects and libraries
-# with SASS only, linked in the copy against the student's library, no grader
-# source; or "source": their C sources, compiled in the copy, which reveals
-# their reference models: docs/design.md sections 5.3 and 5.4).
+# "compiled", the default, objects and libraries with SASS only and no
+# grader source; or "source", their C sources, compiled in the copy, which
+# reveals their reference models: docs/design.md sections 5.3 and 5.4),
+# LABS (the labs to release, "1 2"; default all), GRADERS_BUILD (a folder
+# that keeps the graders' build for the next copy; default a temporary one).
 set -euo pipefail
 # answer_libraries: the labs' answer-library lists, as CMake reads them.
 source "$(dirname "${BASH_SOURCE[0]}")/answer_libraries.sh"
