@@ -40,7 +40,13 @@ function(prebuilt_target_file target out_var)
         endif()
       endforeach()
     else()
-      foreach(property IMPORTED_LOCATION IMPORTED_LOCATION_RELEASE IMPORTED_LOCATION_NOCONFIG)
+      get_target_property(configs ${target} IMPORTED_CONFIGURATIONS)
+      set(properties IMPORTED_LOCATION)
+      foreach(config ${configs})
+        string(TOUPPER "${config}" config)
+        list(APPEND properties IMPORTED_LOCATION_${config})
+      endforeach()
+      foreach(property ${properties})
         get_target_property(location ${target} ${property})
         if(location)
           set(file "${location}")
@@ -54,7 +60,7 @@ endfunction()
 
 # One requirement of the copy: stops with what to ask for when unmet.
 function(prebuilt_require ok)
-  string(JOIN "" what ${ARGN})
+  string(JOIN "" what ${ARGN}) # (no ";" in a message: ARGN would split it there)
   if(NOT ${ok})
     message(FATAL_ERROR "This copy's graders were compiled for ${what}. Ask your instructor "
             "for a copy built for this machine (its build-info: "
@@ -68,10 +74,11 @@ function(check_prebuilt_graders)
   string(REGEX MATCH "^[0-9]+" our_major "${CMAKE_CUDA_COMPILER_VERSION}")
   string(REGEX MATCH "^[0-9]+" its_major "${PREBUILT_GRADERS_CUDA_VERSION}")
   string(COMPARE EQUAL "${our_major}" "${its_major}" same)
-  prebuilt_require(same "CUDA ${PREBUILT_GRADERS_CUDA_VERSION} (${its}); this machine's nvcc "
+  prebuilt_require(same "CUDA ${PREBUILT_GRADERS_CUDA_VERSION} (${its}), and this machine's nvcc "
                    "is CUDA ${CMAKE_CUDA_COMPILER_VERSION}")
   string(COMPARE EQUAL "${CMAKE_SYSTEM_PROCESSOR}" "${PREBUILT_GRADERS_PROCESSOR}" same)
-  prebuilt_require(same "${PREBUILT_GRADERS_PROCESSOR}; this machine is ${CMAKE_SYSTEM_PROCESSOR}")
+  prebuilt_require(same "${PREBUILT_GRADERS_PROCESSOR}, and this machine is "
+                   "${CMAKE_SYSTEM_PROCESSOR}")
 
   foreach(pair "CUDA::cupti;CUPTI" "CUDA::cublas;CUBLAS" "lab_cmocka;CMOCKA")
     list(GET pair 0 target)
@@ -83,7 +90,7 @@ function(check_prebuilt_graders)
     prebuilt_target_file(${target} file)
     prebuilt_soname("${file}" ours)
     string(COMPARE EQUAL "${ours}" "${wanted}" same)
-    prebuilt_require(same "${wanted}; this machine's ${target} is "
+    prebuilt_require(same "${wanted}, and this machine's ${target} is "
                      "'${file}' (${ours}), found by CMake")
   endforeach()
 
@@ -95,7 +102,7 @@ function(check_prebuilt_graders)
     if(glibc VERSION_LESS PREBUILT_GRADERS_GLIBC)
       set(new_enough FALSE)
     endif()
-    prebuilt_require(new_enough "glibc ${PREBUILT_GRADERS_GLIBC} or newer; this machine has "
+    prebuilt_require(new_enough "glibc ${PREBUILT_GRADERS_GLIBC} or newer, and this machine has "
                      "glibc ${glibc}")
   endif()
   if(PREBUILT_GRADERS_GLIBCXX)

@@ -68,7 +68,8 @@ labs_copy=$work/labs_1_2
 LABS="1 2" "$repo/grader/tools/dist-student.sh" "$labs_copy" >"$work/labs_copy.log" 2>&1 ||
   fail "make dist-student LABS=\"1 2\" failed; see $work/labs_copy.log"
 "$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs "$DIST_ARCHS" \
-  --graders compiled --labs "1 2" "$labs_copy" || fail "the LABS=\"1 2\" copy holds what it must not (above)"
+  --graders compiled --labs "1 2" "$labs_copy" ||
+  fail "the LABS=\"1 2\" copy holds what it must not (above)"
 cmake -S "$labs_copy" -B "$labs_copy/build" -DCMAKE_BUILD_TYPE=Release \
   ${PYTHON:+-DPython3_EXECUTABLE:FILEPATH="$PYTHON"} \
   -DCMAKE_CUDA_ARCHITECTURES="${CHECK_DIST_ARCH:-90-real}" >"$work/labs_configure.log" 2>&1 &&
@@ -77,11 +78,13 @@ cmake -S "$labs_copy" -B "$labs_copy/build" -DCMAKE_BUILD_TYPE=Release \
 for lab in 1 2; do
   status=0
   "$labs_copy/build/bin/lab${lab}_check" --group cpu >"$work/labs_lab${lab}.log" 2>&1 || status=$?
-  [ "$status" -eq 1 ] || fail "lab${lab}_check of the LABS copy exited $status on the skeleton, expected 1"
+  [ "$status" -eq 1 ] ||
+    fail "lab${lab}_check of the LABS copy exited $status on the skeleton, expected 1"
 done
 
 # ------------------------------------------------ the student's own text
-if grep -nE '\(solutions/|solutions/lab|check-solution|## For instructors|docs/instructors' "$copy/README.md"; then
+course_only='\(solutions/|solutions/lab|check-solution|## For instructors|docs/instructors'
+if grep -nE "$course_only" "$copy/README.md"; then
   fail "the copy's README.md speaks of what only the course repository has (above)"
 fi
 said=$(cd "$copy" && make --no-print-directory check-solution-lab1 2>&1) &&

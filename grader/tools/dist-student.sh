@@ -103,7 +103,8 @@ esac
 # The labs of the copy: LABS="1 2" releases those only (their skeletons,
 # handouts, figures and results, compiled graders and the answer libraries
 # they link); by default every lab of labs/.
-all_labs=$(ls -d "$repo"/labs/lab[0-9]*_*/ | sed 's|.*/lab\([0-9]*\)_.*|\1|' | sort -n | tr '\n' ' ')
+all_labs=$(ls -d "$repo"/labs/lab[0-9]*_*/ | sed 's|.*/lab\([0-9]*\)_.*|\1|' | sort -n |
+  tr '\n' ' ')
 lab_numbers=$all_labs
 if [ -n "${LABS:-}" ]; then
   [ "$graders" = compiled ] ||
@@ -132,7 +133,8 @@ in_copy() {
   grader/lab[0-9]*/*_profile.metrics) return 0 ;;
   grader/lab6/plot_timeline.py | grader/lab7/plot_sizes.py) return 0 ;; # make plot-lab6/7
   # make profile-labN, sanitize-labN, plot-lab6/7, submit, and the first configure.
-  grader/tools/ncu_profile.py | grader/tools/sanitize.sh | grader/tools/need_matplotlib.py) return 0 ;;
+  grader/tools/ncu_profile.py | grader/tools/sanitize.sh) return 0 ;;
+  grader/tools/need_matplotlib.py) return 0 ;;
   grader/tools/skeleton_manifest.py | grader/tools/check_todos.py) return 0 ;; # its C scanner
   grader/tools/ensure-deps.sh) return 0 ;;
   grader/tools/summarize_results.py) return 0 ;; # handouts/grading.md teaches it
@@ -140,8 +142,9 @@ in_copy() {
   [ "$graders" = source ] || return 1
   case "$1" in
   # The graders as source (GRADERS=source), and the CMake that compiles them.
-  grader/CMakeLists.txt | grader/support/* | grader/harness/runner/* | grader/harness/checks/*) return 0 ;;
-  grader/lab[0-9]*/* | grader/matmul/* | grader/baselines/* | grader/driver/* | grader/time/*) return 0 ;;
+  grader/CMakeLists.txt | grader/support/* | grader/lab[0-9]*/*) return 0 ;;
+  grader/harness/runner/* | grader/harness/checks/*) return 0 ;;
+  grader/matmul/* | grader/baselines/* | grader/driver/* | grader/time/*) return 0 ;;
   esac
   return 1
 }
@@ -313,9 +316,11 @@ done
 # lists its tests.
 first=${archs%% *}
 echo "dist-student: test-building the copy (labs ${lab_numbers% }, sm_$first)"
-cmake -S "$out" -B "$work/copy-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$first-real" \
+cmake -S "$out" -B "$work/copy-build" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES="$first-real" \
   -DPython3_EXECUTABLE:FILEPATH="$(command -v "$python")" >"$work/copy-configure.log" 2>&1 ||
-  die "the copy does not configure:"$'\n'"$(grep -A5 'CMake Error' "$work/copy-configure.log" | head -20)"
+  die "the copy does not configure:"$'\n'"$(grep -A5 'CMake Error' "$work/copy-configure.log" |
+    head -20)"
 targets=""
 for n in $lab_numbers; do targets+="lab${n}_check lab${n}_kernels "; done
 # shellcheck disable=SC2086 # target names are words

@@ -193,7 +193,8 @@ def self_test():
     assert "@run" not in out and "(instructors)" not in out, out
     assert "\ncalibrate:\n" in out and "\ncheck-solution-lab%:\n" in out, out
     assert "X := 1" not in out and "x:\n\ttrue" in out, out
-    readme = "a\n<!-- course only -->\nsecret\n<!-- /course only -->\n<!-- student copy\nyours\n-->\nb\n"
+    readme = ("a\n<!-- course only -->\nsecret\n<!-- /course only -->\n"
+              "<!-- student copy\nyours\n-->\nb\n")
     assert student_readme(readme) == "a\nyours\nb\n", student_readme(readme)
     table = "| # | x |\n|---|---|\n| 1 | a |\n| 3 | c |\n"
     assert student_readme(table, labs=["1", "2"]) == "| # | x |\n|---|---|\n| 1 | a |\n"
