@@ -36,7 +36,8 @@ import fatbin_images  # noqa: E402  (the .nv_fatbin reader dist-student.sh uses)
 MIN_LINE = 24
 ANSWER_SUFFIXES = (".c", ".cu", ".cuh", ".h", ".cmake", ".in")
 GRADER_SOURCE_SUFFIXES = (".c", ".cu", ".cuh", ".h")
-LEFT_OUT = ("solutions", "grader/batch", "grader/tests", "grader/measure", "grader/bench", "docs")
+LEFT_OUT = ("solutions", "grader/batch", "grader/tests", "grader/measure", "grader/bench",
+            "docs")
 
 
 def copy_files(root):
