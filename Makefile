@@ -1,26 +1,32 @@
 # CUDA Labs - the front door. Everything goes through CMake in $(BUILD).
 #   make check-lab1            build lab 1 and grade YOUR code in labs/
+#   make time-lab3 [SIZE=...]  your kernels against the lab's baseline: ms, GB/s or GFLOP/s, ratio
+#   make profile-lab3          your kernels under Nsight Compute: the lab's metrics in words
+#   make sanitize-lab3         your kernels under compute-sanitizer (memcheck, racecheck, synccheck)
+#   make resources-lab3        registers, shared memory and spills of your kernels (no GPU needed)
+#   make sass-lab3 [KERNEL=k]  your kernels' machine code (SASS), by cuobjdump
+#   make plot-lab6 / plot-lab7 lab 6's timeline; lab 7's GFLOP/s table and chart against cuBLAS
+#   make submit                pack your lab files (labs/*/*.cu) into submission.tar.gz and
+#                              say which are still the skeleton
+#   make build / make clean    build everything / delete $(BUILD)
+#   PYTHON=/path/to/python3    the Python of the tools and tests (default: python3 on PATH)
+# >>> course only
+# For instructors, in the course repository (a student copy, make dist-student,
+# has not these: grader/tools/student_text.py cuts every "course only" block):
 #   make check-solution-lab1   grade the reference solution
 #   make check-solutions       grade every reference solution (instructors)
 #   make calibrate [REPEAT=20] thresholds for this GPU into grader/calibration/ (instructors)
 #   make verify-calibration [REPEAT=20]  every solution grader REPEAT times with that file
-#   make time-lab3 [SIZE=...]  your kernels against the lab's baseline: ms, GB/s or GFLOP/s, ratio
-#   make profile-lab3          your kernels under Nsight Compute: the lab's metrics in words
-#   make sanitize-lab3         your kernels under compute-sanitizer (memcheck, racecheck, synccheck)
-#                              (time-solution-labN, profile-solution-labN: the same for the reference)
-#   make resources-lab3        registers, shared memory and spills of your kernels (no GPU needed)
-#   make sass-lab3 [KERNEL=k]  your kernels' machine code (SASS), by cuobjdump
-#   make plot-lab6 / plot-lab7 lab 6's timeline; lab 7's GFLOP/s table and chart against cuBLAS
-#                              (plot-solution-lab6/7: the same for the reference)
+#   time-solution-labN, profile-solution-labN, resources-solution-labN, sass-solution-labN,
+#   plot-solution-lab6/7: the reference's
 #   make bench [LAB=4]         time every lab's reference, baselines and ceilings on this GPU
 #                              into build/results/bench-<gpu>.json (needs a GPU)
 #   make plots                 handouts/figures/ from handouts/results/bench-*.json (no GPU needed)
 #   make handout-numbers       rewrite the handouts' marked numbers and tables from those files
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
-#   make submit                pack your lab files (labs/*/*.cu) into submission.tar.gz and
-#                              say which are still the skeleton
-#   PYTHON=/path/to/python3    the Python of the tools and tests (default: python3 on PATH)
+#   make skeleton-manifest     after editing a skeleton: grader/skeletons.manifest
+# <<< course only
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
@@ -69,8 +75,9 @@ quiet_build = @mkdir -p $(BUILD); if cmake --build $(BUILD) -j $(JOBS) $(1) >$(B
 .PHONY: all build configure test check-solutions clean help
 all: build
 
+# The comment block at the top, without its markers.
 help:
-	@sed -n '2,23p' Makefile
+	@sed -n '2,/^[^#]/p' Makefile | grep '^#' | grep -v '^# [<>]\{3\} course only' | sed 's/^# \{0,1\}//' 
 
 # Configure once; CMake re-runs itself when CMakeLists change.
 $(BUILD)/Makefile:
@@ -94,12 +101,14 @@ endif
 build: configure
 	$(call quiet_build,)
 
+# >>> course only
 # matplotlib first: without it one ctest fails after the long build.
 test:
 	$(call need_matplotlib,test)
 	@$(MAKE) build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# <<< course only
 check-lab%: configure
 	$(call quiet_build,--target lab$*_check)
 	@mkdir -p $(BUILD)/results
@@ -108,23 +117,30 @@ check-lab%: configure
 # Lab 6's timeline picture: a serial and a streamed run of YOUR pipeline, as
 # recorded by CUPTI, drawn with matplotlib into $(BUILD)/results/lab6_timeline.png
 # (plot-solution-lab6: the reference's pipeline).
-.PHONY: plot-lab6 plot-solution-lab6
-plot-lab6: LAB6_TIMELINE = lab6_timeline
-plot-solution-lab6: LAB6_TIMELINE = lab6_timeline_solution
-plot-lab6 plot-solution-lab6:
+# $(call plot_lab6,program): that program's timeline, drawn.
+define plot_lab6
 	$(call need_matplotlib,$@)
 	@$(MAKE) configure
-	$(call quiet_build,--target $(LAB6_TIMELINE))
+	$(call quiet_build,--target $(1))
 	@mkdir -p $(BUILD)/results; rm -f $(BUILD)/results/lab6_timeline.csv
-	@$(BUILD)/bin/$(LAB6_TIMELINE) $(BUILD)/results/lab6_timeline.csv
+	@$(BUILD)/bin/$(1) $(BUILD)/results/lab6_timeline.csv
 	@if [ -f $(BUILD)/results/lab6_timeline.csv ]; then $(PYTHON) grader/lab6/plot_timeline.py \
 	  $(BUILD)/results/lab6_timeline.csv $(BUILD)/results/lab6_timeline.png; fi
+endef
+.PHONY: plot-lab6
+plot-lab6:
+	$(call plot_lab6,lab6_timeline)
+# >>> course only
+.PHONY: plot-solution-lab6
+plot-solution-lab6:
+	$(call plot_lab6,lab6_timeline_solution)
+# <<< course only
 
 # Lab 7's table and chart: GFLOP/s of naive, shared tiles, YOUR four stages
 # and cuBLAS FP32 at 256 .. 4096, into $(BUILD)/results/lab7_sizes.txt and
 # .png (plot-solution-lab7: the reference's stages). Without matplotlib the
 # table is still written, so its preflight only says how to install it.
-.PHONY: plot-lab7 plot-solution-lab7
+.PHONY: plot-lab7
 plot-lab7:
 	$(call need_matplotlib,$@,--optional)
 	@$(MAKE) configure
@@ -134,6 +150,8 @@ plot-lab7:
 	@if [ -f $(BUILD)/results/lab7_sizes.txt ]; then $(PYTHON) grader/lab7/plot_sizes.py \
 	  $(BUILD)/results/lab7_sizes.txt $(BUILD)/results/lab7_sizes.png; fi
 
+# >>> course only
+.PHONY: plot-solution-lab7
 plot-solution-lab7:
 	$(call need_matplotlib,$@,--optional)
 	@$(MAKE) configure
@@ -143,6 +161,8 @@ plot-solution-lab7:
 	@if [ -f $(BUILD)/results/lab7_sizes.txt ]; then $(PYTHON) grader/lab7/plot_sizes.py \
 	  $(BUILD)/results/lab7_sizes.txt $(BUILD)/results/lab7_sizes.png; fi
 
+# <<< course only
+# >>> course only
 # make bench: grader/bench/bench.py runs each lab's runner (grader/bench/
 # bench_labN.c) with a progress bar and writes $(BUILD)/results/bench-<gpu>.json;
 # the GPU is looked for before anything is built. LAB=4 benches lab 4 only
@@ -173,6 +193,7 @@ check-solution-lab%: configure
 	@mkdir -p $(BUILD)/results
 	@$(BUILD)/bin/lab$*_check_solution --results $(BUILD)/results/lab$*_check_solution.json $(GRADER_ARGS)
 
+# <<< course only
 # The lab's lesson as Nsight Compute measures it (grader/tools/ncu_profile.py):
 # each kernel of the lab's table (grader/labN/labN_kernels.c) once, through
 # the one kernel driver, the metrics of grader/labN/labN_profile.metrics in words.
@@ -183,11 +204,13 @@ profile-lab%: configure
 	@$(PYTHON) grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
 	  -- $(BUILD)/bin/lab$*_kernels profile $(PROFILE_ARGS)
 
+# >>> course only
 profile-solution-lab%: configure
 	$(call quiet_build,--target lab$*_kernels_solution)
 	@$(PYTHON) grader/tools/ncu_profile.py --metrics grader/lab$*/lab$*_profile.metrics \
 	  -- $(BUILD)/bin/lab$*_kernels_solution profile $(PROFILE_ARGS)
 
+# <<< course only
 # YOUR kernels timed the graders' way (the lab's kernel table, grader/labN/
 # labN_kernels.c, run by grader/driver/kernel_driver.c; grader/support/timing.h:
 # interleaved with the lab's baseline, L2 flushed before each run, the median), one line each:
@@ -200,10 +223,12 @@ time-lab%: configure
 	$(call quiet_build,--target lab$*_kernels)
 	@$(BUILD)/bin/lab$*_kernels time $(SIZE)
 
+# >>> course only
 time-solution-lab%: configure
 	$(call quiet_build,--target lab$*_kernels_solution)
 	@$(BUILD)/bin/lab$*_kernels_solution time $(SIZE)
 
+# <<< course only
 # YOUR lab N under compute-sanitizer (grader/tools/sanitize.sh): memcheck on
 # the grader's GPU tests, and racecheck and synccheck for the labs with
 # shared memory (3, 4, 5, 7). Built apart, in $(SANITIZE_BUILD), with
@@ -254,14 +279,17 @@ sass = @test -n "$(CUOBJDUMP)" || { echo "cuda-labs: make $@ needs cuobjdump, fo
 resources-lab%: configure
 	$(call quiet_build,--target lab$*_resources)
 	$(call print_resources,$(BUILD)/results/lab$*.resources)
+sass-lab%:
+	$(call sass,lab$*)
+# >>> course only
 resources-solution-lab%: configure
 	$(call quiet_build,--target lab$*_resources_solution)
 	$(call print_resources,$(BUILD)/results/lab$*_solution.resources)
-sass-lab%:
-	$(call sass,lab$*)
 sass-solution-lab%:
 	$(call sass,lab$*_solution)
+# <<< course only
 
+# >>> course only
 # Every lab's reference, with the grader's self-tests: proves the course works
 # on this GPU. Keeps going after a failing lab and fails at the end. Then
 # each threshold's margin on this GPU (grader/tools/calibrate.py --margins):
@@ -299,17 +327,22 @@ verify-calibration: build
 	@$(PYTHON) grader/tools/calibrate.py --verify --repeat $(REPEAT) --bin $(BUILD)/bin \
 	  --runs-dir $(BUILD)/calibration-verify $(if $(APPEND),--append) $(if $(TOGETHER),--together)
 
+# <<< course only
 clean:
 	rm -rf $(BUILD)
 
-# A copy of the course for students: no solutions/, the answer libraries as
-# machine code only (grader/tools/dist-student.sh, docs/design.md).
-#   make dist-student OUT=../cuda-labs-student
+# >>> course only
+# A copy of the course for students: no solutions/, the graders and the
+# answer libraries as machine code only (grader/tools/dist-student.sh,
+# docs/design.md section 5). LABS="1 2": those labs only; GRADERS=source:
+# the graders as source; DIST_ARCHS: the GPUs (default: every CUDA 13 one).
+#   make dist-student OUT=../cuda-labs-student [LABS="1 2"]
 .PHONY: dist-student
 dist-student:
 	@test -n "$(OUT)" || { echo "usage: make dist-student OUT=dir" >&2; exit 2; }
 	PYTHON=$(PYTHON) grader/tools/dist-student.sh "$(OUT)"
 
+# <<< course only
 # What a student hands in: exactly the files the batch grader takes (each
 # lab's .cu files under labs/; never labN.h), listed as they go in. Then each
 # is compared with the skeleton as handed out (grader/skeletons.manifest,
@@ -335,8 +368,10 @@ else
 	what you mean to submit."; fi
 endif
 
+# >>> course only
 # After editing a skeleton (labs/*/*.cu): rewrite grader/skeletons.manifest
 # and commit it. The ctest docs.skeleton_manifest and make dist-student
 # check that it matches.
 skeleton-manifest:
 	@$(PYTHON) grader/tools/skeleton_manifest.py --write
+# <<< course only

@@ -33,7 +33,7 @@
  * (gpu_sequential_speed_vs_divergent, 0 points), and the lesson, convergent
  * warps, is graded on the mechanism by the CPU checks (lab5_grader.c).
  * Why: the ratio is not the cost of divergence. Measured on the H100
- * (handouts/results/h100-lab5-divergence.txt, grader/measure: 2^27 floats,
+ * (handouts/results/h100-lab5-divergence.txt, solutions/measure: 2^27 floats,
  * 256-thread blocks, 21 interleaved L2-flushed runs, per-pair medians):
  *   (1)'s predicate t % (2s) == 0 against a mask, both divergent   1.535
  *   convergent against divergent, both with the mask (no %)        0.999
@@ -64,7 +64,7 @@
  * 0.3405-0.3416, (5) 0.3410-0.3553, stage (3) 0.1788-0.1796. Both GPUs
  * read these stages 7-10% slower than on 2026-11-22, and the cause is
  * where the one-float sum lies, not the clocks
- * (grader/measure/measure_lab5_atomic_target.c, H100, 2026-11-27,
+ * (solutions/measure/measure_lab5_atomic_target.c, H100, 2026-11-27,
  * handouts/results/h100-lab5-atomic-target.txt): stage (4) takes 0.494 ms
  * with the sum at some addresses and 0.538-0.548 ms at the others (1 in 8
  * of 64 addresses 256 bytes apart is fast), the same at the start and

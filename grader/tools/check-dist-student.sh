@@ -3,23 +3,94 @@
 #
 #   check-dist-student.sh WORK_DIR      (WORK_DIR is emptied first)
 #
-# Makes a student copy in WORK_DIR/course and checks that it holds no
+# Makes a student copy in WORK_DIR/course (compiled graders, the default;
+# a GRADERS=source one beside it, checked and configured; and a LABS="1 2"
+# one, checked for no file of labs 3-7, built and run) and checks that it holds no
 # answers (no solutions/, no race-demo mutant, no copy of a solution file:
-# dist-student checks the last itself), that it configures without
+# dist-student checks the last itself), and, line by line, no line found
+# only in solutions/ outside the graders' own sources, no PTX, none of the
+# course's instructor folders (grader/tools/check_student_copy.py, which also
+# reports the copy's file count); that its README and Makefile are the
+# student's; that it configures without
 # solutions/ (no solution graders or tests, the skeleton tests present),
 # that lab 1's grader, those linked against prebuilt answer libraries
 # (lab 3's, lab 4's, lab 7's: lab 3's reference and cuBLAS) and lab 6's
-# (with its link-time wrapped CUDA calls) build, and that the untouched skeletons fail their CPU checks
-# with exit status 1: graded and failed, not crashed; and that make submit
-# there reports every lab file as still the skeleton.
+# (with its link-time wrapped CUDA calls) build, and that the untouched
+# skeletons fail their CPU checks with exit status 1: graded and failed, not
+# crashed; that make submit there reports every lab file as still the
+# skeleton; and that lab 1's reference, copied over its skeleton in the
+# copy, passes the same CPU checks (the copy grades, not only fails).
 #
-# Only what these checks need is built, for one GPU architecture, to keep
-# the test to a couple of minutes on two cores. CUDACXX names the nvcc.
+# Only what these checks need is built, for one GPU architecture (sm_90:
+# DIST_ARCHS and CHECK_DIST_ARCH change it), to keep the test to a couple of
+# minutes on two cores. CUDACXX names the nvcc.
 . "$(dirname "${BASH_SOURCE[0]}")/check_prologue.sh"
 rm -rf "$work"
 mkdir -p "$work"
+export DIST_ARCHS=${DIST_ARCHS:-90}
+# One build of the graders for the copies below (dist-student.sh's GRADERS_BUILD).
+export GRADERS_BUILD=$work/graders-build
+python=${PYTHON:-python3}
 
-"$repo/grader/tools/dist-student.sh" "$copy"
+GRADERS=compiled "$repo/grader/tools/dist-student.sh" "$copy"
+
+# ------------------------------------------- line by line, and binaries
+"$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs "$DIST_ARCHS" \
+  --graders compiled "$copy" || fail "the student copy holds what it must not (above)"
+[ -f "$copy/grader/prebuilt/graders/graders.cmake" ] || fail "the copy has no compiled graders"
+
+# GRADERS=source: today's kind of copy, the graders' sources; solution-only
+# lines only in them (counted), and it configures with the course's CMake.
+source_copy=$work/source_course
+GRADERS=source "$repo/grader/tools/dist-student.sh" "$source_copy" >"$work/source_copy.log" 2>&1 ||
+  fail "GRADERS=source make dist-student failed; see $work/source_copy.log"
+"$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs "$DIST_ARCHS" \
+  --graders source "$source_copy" || fail "the GRADERS=source copy holds what it must not (above)"
+cmake -S "$source_copy" -B "$source_copy/build" -DCMAKE_BUILD_TYPE=Release \
+  ${PYTHON:+-DPython3_EXECUTABLE:FILEPATH="$PYTHON"} \
+  -DCMAKE_CUDA_ARCHITECTURES="${CHECK_DIST_ARCH:-90-real}" >"$work/source_configure.log" 2>&1 ||
+  fail "configuring the GRADERS=source copy failed; see $work/source_configure.log"
+# The binary check can fail: an object with PTX, where a copy would hold it.
+probe_sm=${DIST_ARCHS%% *}
+echo '__global__ void ptx_probe(float *x) { x[threadIdx.x] = 1.0f; }' >"$work/ptx_probe.cu"
+mkdir -p "$work/ptx_copy/grader/prebuilt/probe"
+"${CUDACXX:-nvcc}" -c -gencode="arch=compute_$probe_sm,code=compute_$probe_sm" \
+  "$work/ptx_probe.cu" -o "$work/ptx_copy/grader/prebuilt/probe/probe.o" ||
+  fail "could not compile the PTX probe"
+if "$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs "$DIST_ARCHS" \
+  "$work/ptx_copy" >"$work/ptx_probe.log" 2>&1 || ! grep -q 'holds PTX' "$work/ptx_probe.log"; then
+  fail "check_student_copy.py did not catch an object holding PTX; see $work/ptx_probe.log"
+fi
+
+# LABS="1 2": labs 1 and 2 alone; dist-student has built it; their graders
+# grade the untouched skeletons as failing.
+labs_copy=$work/labs_1_2
+LABS="1 2" "$repo/grader/tools/dist-student.sh" "$labs_copy" >"$work/labs_copy.log" 2>&1 ||
+  fail "make dist-student LABS=\"1 2\" failed; see $work/labs_copy.log"
+"$python" "$repo/grader/tools/check_student_copy.py" --course "$repo" --archs "$DIST_ARCHS" \
+  --graders compiled --labs "1 2" "$labs_copy" ||
+  fail "the LABS=\"1 2\" copy holds what it must not (above)"
+cmake -S "$labs_copy" -B "$labs_copy/build" -DCMAKE_BUILD_TYPE=Release \
+  ${PYTHON:+-DPython3_EXECUTABLE:FILEPATH="$PYTHON"} \
+  -DCMAKE_CUDA_ARCHITECTURES="${CHECK_DIST_ARCH:-90-real}" >"$work/labs_configure.log" 2>&1 &&
+  cmake --build "$labs_copy/build" --target lab1_check lab2_check >"$work/labs_build.log" 2>&1 ||
+  fail "the LABS=\"1 2\" copy did not configure and build; see $work/labs_*.log"
+for lab in 1 2; do
+  status=0
+  "$labs_copy/build/bin/lab${lab}_check" --group cpu >"$work/labs_lab${lab}.log" 2>&1 || status=$?
+  [ "$status" -eq 1 ] ||
+    fail "lab${lab}_check of the LABS copy exited $status on the skeleton, expected 1"
+done
+
+# ------------------------------------------------ the student's own text
+course_only='\(solutions/|solutions/lab|check-solution|## For instructors|docs/instructors'
+if grep -nE "$course_only" "$copy/README.md"; then
+  fail "the copy's README.md speaks of what only the course repository has (above)"
+fi
+said=$(cd "$copy" && make --no-print-directory check-solution-lab1 2>&1) &&
+  fail "make check-solution-lab1 worked in the copy"
+[ "$(wc -l <<<"$said")" -eq 1 ] && grep -q 'not in this student copy' <<<"$said" ||
+  fail "make check-solution-lab1 in the copy did not say in one line that it is not there: $said"
 
 # ------------------------------------------------------ no answers shipped
 [ ! -e "$copy/solutions" ] || fail "the copy has a solutions/ folder"
@@ -49,7 +120,7 @@ done
 # ------------------------------------------------ configures without them
 cmake -S "$copy" -B "$copy/build" -DCMAKE_BUILD_TYPE=Release \
   ${PYTHON:+-DPython3_EXECUTABLE:FILEPATH="$PYTHON"} \
-  -DCMAKE_CUDA_ARCHITECTURES="${CHECK_DIST_ARCH:-80-real}" >"$work/configure.log" ||
+  -DCMAKE_CUDA_ARCHITECTURES="${CHECK_DIST_ARCH:-90-real}" >"$work/configure.log" ||
   fail "configuring the copy failed; see $work/configure.log"
 tests=$(cd "$copy/build" && ctest -N)
 if grep -E 'solution|lab[0-9]+\.racecheck|dist\.' <<<"$tests"; then
@@ -79,4 +150,10 @@ unchanged=$(grep -c 'UNCHANGED: still the skeleton' <<<"$submitted" || true)
 [ "$unchanged" -eq "$labs" ] && grep -q '^warning: .*still the skeleton' <<<"$submitted" ||
   fail "make submit on the untouched copy did not call all $labs lab files the skeleton:
 $submitted"
-echo "PASS: the student copy has no answers, builds, grades its skeletons as failing, and make submit calls them untouched"
+# ------------------------------ the copy grades: lab 1's reference passes
+cp "$repo/solutions/lab1_indexing/indexing.cu" "$copy/labs/lab1_indexing/indexing.cu"
+cmake --build "$copy/build" --target lab1_check >>"$work/build.log" 2>&1 ||
+  fail "building lab1_check on lab 1's reference in the copy failed; see $work/build.log"
+"$copy/build/bin/lab1_check" --group cpu >"$work/lab1_reference_check.log" 2>&1 ||
+  fail "lab 1's reference in the copy failed its CPU checks; see $work/lab1_reference_check.log"
+echo "PASS: the student copy has no answers, builds, grades its skeletons as failing and lab 1's reference as passing, and make submit calls them untouched"

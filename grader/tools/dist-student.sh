@@ -1,25 +1,40 @@
 #!/usr/bin/env bash
 # make dist-student OUT=dir   (or: grader/tools/dist-student.sh dir)
 #
-# Writes to dir a copy of the course for students: every file of the course
-# repository (tracked, or untracked and not ignored) except solutions/, plus
-# grader/prebuilt/<library>/ for each answer library a lab declares in its
-# folder (grader/labN/labN_answer_libraries.list, found by directory):
-# answer-shaped code a grader times against (lab 2's reference kernel for
-# lab 3, lab 4's unpadded-tile transpose, lab 3's reference for lab 7), compiled
-# to machine code only.
-# The copy needs that code, but not its source: each library holds SASS for
-# the GPU architectures in DIST_ARCHS and no PTX.
-# docs/design.md ("Answers stay in solutions/") explains the choice.
+# Writes to dir a copy of the course for students. The copy is a whitelist
+# (in_copy below): labs/, common/ and handouts/; the graders, compiled
+# (grader/prebuilt/graders/: grader/tools/pack_graders.py, linked in the
+# copy by grader/cmake/PrebuiltGraders.cmake), and what make check-labN,
+# time-labN, profile-labN, sanitize-labN, plot-lab6/7 and make submit run;
+# the top-level CMake; and a Makefile and README.md cut from the course's
+# (grader/tools/student_text.py: the instructors' targets and sections left
+# out, each left-out target answering in one line). Nothing else gets in:
+# not solutions/, the batch grader, the project's own tests, the
+# measurement and calibration tools, docs/, or an untracked file anywhere
+# outside the whitelisted folders (a roster, a folder of submissions).
+#
+# Plus grader/prebuilt/<library>/ for each answer library the copy's graders
+# link, as a lab declares it in its folder
+# (grader/labN/labN_answer_libraries.list, found by directory): answer-shaped
+# code a grader times against (lab 2's reference kernel for lab 3, lab 4's
+# unpadded-tile transpose, lab 3's reference for lab 7), compiled to machine
+# code only: SASS for the GPU architectures in DIST_ARCHS and no PTX.
+# docs/design.md section 5 ("Answers stay in solutions/") explains the choices.
 #
 # The copy configures, builds and grades with `make check-labN` like the
-# course repository; CMake notices that solutions/ is absent (no
-# labN_check_solution, no lab3_race_demo) and imports the prebuilt libraries.
+# course repository; dist-student configures and builds it before it says
+# it is done. Links in its Markdown to a file it lacks are turned into
+# plain text, and the copy is refused if any text still names a missing file.
 #
 # Environment: DIST_ARCHS (compute capabilities, default below), CUDACXX
 # (the nvcc to use; else nvcc on PATH, else /usr/local/cuda/bin/nvcc),
 # PYTHON (the project's interpreter, which the Makefile and the ctests pass
-# on; else python3 on PATH).
+# on; else python3 on PATH), GRADERS (how the graders are shipped:
+# "compiled", the default, objects and libraries with SASS only and no
+# grader source; or "source", their C sources, compiled in the copy, which
+# reveals their reference models: docs/design.md sections 5.3 and 5.4),
+# LABS (the labs to release, "1 2"; default all), GRADERS_BUILD (a folder
+# that keeps the graders' build for the next copy; default a temporary one).
 set -euo pipefail
 # answer_libraries: the labs' answer-library lists, as CMake reads them.
 source "$(dirname "${BASH_SOURCE[0]}")/answer_libraries.sh"
@@ -78,32 +93,137 @@ if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 fi
 is_untracked() { [ -n "$untracked" ] && grep -qxF -- "$1" <<<"$untracked"; }
 
-copied=0
+graders=${GRADERS:-compiled}
+case "$graders" in
+compiled | source) ;;
+*) die "GRADERS is compiled (the default: grader/prebuilt/graders/) or source (the graders' C
+sources; docs/design.md section 5.3 says what that reveals), not '$graders'" ;;
+esac
+
+# The labs of the copy: LABS="1 2" releases those only (their skeletons,
+# handouts, figures and results, compiled graders and the answer libraries
+# they link); by default every lab of labs/.
+all_labs=$(ls -d "$repo"/labs/lab[0-9]*_*/ | sed 's|.*/lab\([0-9]*\)_.*|\1|' | sort -n |
+  tr '\n' ' ')
+lab_numbers=$all_labs
+if [ -n "${LABS:-}" ]; then
+  [ "$graders" = compiled ] ||
+    die "LABS needs compiled graders: a GRADERS=source copy would hold every lab's grader source"
+  lab_numbers=""
+  for n in $(tr ' ,' '\n\n' <<<"$LABS" | sed '/^$/d' | sort -nu); do
+    [[ " $all_labs" == *" $n "* ]] || die "LABS: there is no lab $n in labs/ (labs: ${all_labs% })"
+    lab_numbers+="$n "
+  done
+fi
+# released PATH: whether a path that belongs to one lab (labs/labN_*,
+# handouts/labN-*, grader/labN/, handouts/results/h100-labN-*) is of a released lab.
+released() {
+  [[ "$1" =~ (^|[/_-])lab([0-9]+)([/_.-]) ]] || return 0
+  [[ " $lab_numbers" == *" ${BASH_REMATCH[2]} "* ]]
+}
+
+# in_copy PATH: whether a file of the course goes into a student copy.
+in_copy() {
+  case "$1" in
+  */tests/* | */__pycache__/*) return 1 ;; # the project's own tests
+  labs/* | common/* | handouts/*) return 0 ;;
+  CMakeLists.txt | CMakePresets.json | .gitignore) return 0 ;;
+  # What builds and runs the graders, whichever way they are shipped.
+  grader/skeletons.manifest | grader/cmake/* | grader/calibration/*) return 0 ;;
+  grader/lab[0-9]*/*_profile.metrics) return 0 ;;
+  grader/lab6/plot_timeline.py | grader/lab7/plot_sizes.py) return 0 ;; # make plot-lab6/7
+  # make profile-labN, sanitize-labN, plot-lab6/7, submit, and the first configure.
+  grader/tools/ncu_profile.py | grader/tools/sanitize.sh) return 0 ;;
+  grader/tools/need_matplotlib.py) return 0 ;;
+  grader/tools/skeleton_manifest.py | grader/tools/check_todos.py) return 0 ;; # its C scanner
+  grader/tools/ensure-deps.sh) return 0 ;;
+  grader/tools/summarize_results.py) return 0 ;; # handouts/grading.md teaches it
+  esac
+  [ "$graders" = source ] || return 1
+  case "$1" in
+  # The graders as source (GRADERS=source), and the CMake that compiles them.
+  grader/CMakeLists.txt | grader/support/* | grader/lab[0-9]*/*) return 0 ;;
+  grader/harness/runner/* | grader/harness/checks/*) return 0 ;;
+  grader/matmul/* | grader/baselines/* | grader/driver/* | grader/time/*) return 0 ;;
+  esac
+  return 1
+}
+
 left_out=()
+declare -A left_out_by_folder=()
 for f in "${files[@]}"; do
-  case "$f" in
-  solutions/* | grader/prebuilt/*) continue ;; # answers; the prebuilt is made below
-  docs/notes/lab*) continue ;; # instructors' notes (calibration, sweeps): no handout needs them
-  esac
-  case "$f" in
-  labs/* | common/* | handouts/* | grader/* | docs/*) ;;
-  *) if is_untracked "$f"; then left_out+=("$f"); continue; fi ;;
-  esac
   [ -f "$repo/$f" ] || continue # tracked but deleted in the working tree
+  if ! in_copy "$f" || ! released "$f"; then
+    if is_untracked "$f"; then
+      left_out+=("$f")
+    else
+      folder=${f%%/*}
+      [ "$folder" != grader ] || { folder=${f#grader/}; folder=grader/${folder%%/*}; }
+      left_out_by_folder[$folder]=$((${left_out_by_folder[$folder]:-0} + 1))
+    fi
+    continue
+  fi
   mkdir -p "$out/$(dirname "$f")"
   cp -p "$repo/$f" "$out/$f"
-  copied=$((copied + 1))
 done
 
 if [ ${#left_out[@]} -gt 0 ]; then
-  echo "dist-student: left out ${#left_out[@]} untracked file(s) outside the course's folders:" \
+  echo "dist-student: left out ${#left_out[@]} untracked file(s) outside the copy's whitelist:" \
     "${left_out[@]:0:5}" >&2
 fi
+summary=""
+for folder in $(printf '%s\n' "${!left_out_by_folder[@]}" | sort); do
+  summary+=" $folder (${left_out_by_folder[$folder]})"
+done
+echo "dist-student: not for students, left out:$summary"
 
-# ----------------------------------- answer libraries, machine code only
+# The copy's Makefile and README: the course's, without what is for
+# instructors (their "course only" blocks).
+"$python" "$repo/grader/tools/student_text.py" makefile "$repo/Makefile" "$out/Makefile"
+"$python" "$repo/grader/tools/student_text.py" readme "$repo/README.md" "$out/README.md" \
+  --labs "$lab_numbers"
+# make submit's record of the skeletons: the released labs' lines only.
+if [ "$lab_numbers" != "$all_labs" ]; then
+  while IFS= read -r line; do
+    released "$line"$'\t' && printf '%s\n' "$line"
+  done <"$repo/grader/skeletons.manifest" >"$out/grader/skeletons.manifest"
+fi
+# Links to what the copy lacks (docs/, solutions/) become their text.
+"$python" "$repo/grader/tools/student_text.py" links "$out" | sed 's/^/dist-student: /'
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# ------------------------------------------------ the graders, compiled
+# GRADERS=compiled: the course's own build, for the copy's architectures
+# (SASS only) and position-independent, of every lab's student-side
+# programs; grader/tools/pack_graders.py packs their objects and libraries
+# and how each was linked into grader/prebuilt/graders/, and
+# grader/cmake/PrebuiltGraders.cmake links them again in the copy.
+if [ "$graders" = compiled ]; then
+  echo "dist-student: compiling the graders of labs ${lab_numbers% } for sm_${archs// /, sm_}"
+  real_archs=$(for a in $archs; do printf '%s-real;' "$a"; done)
+  # GRADERS_BUILD=dir keeps that build for the next copy (one per release, say).
+  build=${GRADERS_BUILD:-$work/graders}
+  cmake -S "$repo" -B "$build" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES="${real_archs%;}" -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
+    -DPython3_EXECUTABLE:FILEPATH="$(command -v "$python")" >"$work/graders-configure.log" 2>&1 ||
+    die "configuring the graders' build failed:"$'\n'"$(tail -20 "$work/graders-configure.log")"
+  # shellcheck disable=SC2086 # lab numbers and program names are words
+  programs=$("$python" "$repo/grader/tools/pack_graders.py" programs "$build" $lab_numbers) ||
+    die "could not list the graders' programs"
+  # shellcheck disable=SC2086
+  cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target $programs \
+    >"$work/graders-build.log" 2>&1 ||
+    die "building the graders failed:"$'\n'"$(grep -m 20 -iE 'error' "$work/graders-build.log")"
+  # shellcheck disable=SC2086
+  "$python" "$repo/grader/tools/pack_graders.py" pack "$build" "$out/grader/prebuilt/graders" \
+    --answer-libraries "$(answer_libraries "$repo" | awk '{print $1}' | tr '\n' ' ')" \
+    --archs "$archs" $lab_numbers | sed 's/^/dist-student: /' ||
+    die "packing the graders failed"
+fi
+
+# ----------------------------------- answer libraries, machine code only
 gencode=()
 for a in $archs; do
   gencode+=("-gencode=arch=compute_$a,code=sm_$a") # code=sm_XX only: no PTX
@@ -150,9 +270,23 @@ EOF
 }
 
 declared=$(answer_libraries "$repo") || die "the labs' answer-library lists are not readable"
+# The libraries the copy's graders link: with compiled graders, those their
+# programs name (a copy of labs 1 and 2 needs none; lab 3 needs lab 2's
+# reference); with the graders' source, every one declared. Each goes with
+# its lab's list, which the copy's configure reads (AnswerLibraries.cmake).
+needed=""
+if [ "$graders" = compiled ]; then
+  needed=$(grep -o 'TARGET:[a-z0-9_]*' "$out/grader/prebuilt/graders/graders.cmake" |
+    sed 's/^TARGET://' | sort -u | tr '\n' ' ')
+fi
 prebuilt_names=()
 while read -r name source lab_dir; do
   [ -n "$name" ] || continue # no lab declares one
+  [ "$graders" = source ] || [[ " $needed" == *" $name "* ]] || continue
+  list=grader/${lab_dir%%_*}/${lab_dir%%_*}_answer_libraries.list
+  if [ ! -f "$out/$list" ]; then
+    cp -p "$repo/$list" "$out/$list"
+  fi
   prebuild "$name" "$source" "$lab_dir"
   prebuilt_names+=("$name")
 done <<<"$declared"
@@ -160,6 +294,8 @@ done <<<"$declared"
 # --------------------------------------------------------------- checks
 
 [ ! -e "$out/solutions" ] || die "solutions/ ended up in the copy"
+dead=$("$python" "$repo/grader/tools/student_text.py" check "$out") ||
+  die "the copy's text names files it does not hold (reword the course's text):"$'\n'"$dead"
 # A solution file copied elsewhere (into labs/ by mistake, say) is caught here.
 solution_sums=$(cd "$repo" && find solutions -type f -exec sha256sum {} + | cut -d' ' -f1 | sort -u)
 leaked=$(cd "$out" && find . -type f -exec sha256sum {} + | sort |
@@ -174,5 +310,29 @@ for f in "$repo"/grader/calibration/*.json; do
     die "grader/calibration/${f##*/} is not in the copy as it is in the course"
 done
 
-echo "dist-student: $copied files and grader/prebuilt/{${prebuilt_names[*]}} in $out"
-echo "dist-student: students grade with: cd $out && make check-lab1"
+# ------------------------------------- it configures, builds and grades
+# Every copy is built before it is called done: in a folder of its own (the
+# copy keeps no build), for the first architecture, and each lab's grader
+# lists its tests.
+first=${archs%% *}
+echo "dist-student: test-building the copy (labs ${lab_numbers% }, sm_$first)"
+cmake -S "$out" -B "$work/copy-build" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES="$first-real" \
+  -DPython3_EXECUTABLE:FILEPATH="$(command -v "$python")" >"$work/copy-configure.log" 2>&1 ||
+  die "the copy does not configure:"$'\n'"$(grep -A5 'CMake Error' "$work/copy-configure.log" |
+    head -20)"
+targets=""
+for n in $lab_numbers; do targets+="lab${n}_check lab${n}_kernels "; done
+# shellcheck disable=SC2086 # target names are words
+cmake --build "$work/copy-build" -j "$(nproc 2>/dev/null || echo 2)" --target $targets \
+  >"$work/copy-build.log" 2>&1 ||
+  die "the copy does not build:"$'\n'"$(grep -m 20 -iE 'error' "$work/copy-build.log")"
+for n in $lab_numbers; do
+  "$work/copy-build/bin/lab${n}_check" --list >/dev/null ||
+    die "lab ${n}'s grader, built in the copy, does not run"
+done
+
+files_in_copy=$(find "$out" -type f | wc -l)
+echo "dist-student: $files_in_copy files (graders: $graders; labs ${lab_numbers% };" \
+  "answer libraries: ${prebuilt_names[*]:-none}) in $out"
+echo "dist-student: students grade with: cd $out && make check-lab${lab_numbers%% *}"

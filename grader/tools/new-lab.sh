@@ -15,7 +15,8 @@
 # grader/skeletons.manifest (skeleton_manifest.py). Everything else finds a
 # lab by its folder (CMake, the Makefile, the batch grader, the docs
 # checks). The central lists that still name every lab by hand are printed
-# at the end as a checklist. The templates are grader/tools/new_lab/*.in.
+# at the end as a checklist. The templates are grader/tools/new_lab/*.in, and
+# the lab's own file (skeleton and template answer) solutions/new_lab/topic.cu.in.
 #
 # The ctest docs.new_lab_scaffold runs this in a copy of the repository and
 # grades the result (grader/tools/check-new-lab.sh).
@@ -39,6 +40,9 @@ topic=$2
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 templates=$repo/grader/tools/new_lab
+# The template answer (topic.cu.in, the solution half of the lab's file) is kept
+# under solutions/ with every other answer: a student copy has neither.
+answer_templates=$repo/solutions/new_lab
 python=${PYTHON:-python3}
 "$python" -c '' 2>/dev/null || die "Python 3 is needed (gen_calls.py, skeleton_manifest.py); found no $python"
 
@@ -63,12 +67,14 @@ created=()
 # ctest docs.given_code_equal).
 render() {
   local template=$1 dest=$2 side=${3:-}
+  local source=$templates/$template
+  [ -f "$source" ] || source=$answer_templates/$template
   mkdir -p "$(dirname "$repo/$dest")"
   awk -v side="$side" '
     $0 == "//@skeleton" { part = "skeleton"; next }
     $0 == "//@solution" { part = "solution"; next }
     $0 == "//@end"      { part = ""; next }
-    part == "" || part == side' "$templates/$template" |
+    part == "" || part == side' "$source" |
     sed -e "s/@N@/$number/g" -e "s/@TOPIC@/$topic/g" -e "s/@TITLE@/$title/g" \
       -e "s/@HANDOUT@/$handout/g" >"$repo/$dest"
   created+=("$dest")

@@ -15,6 +15,14 @@
 #define CUDA_LABS_CALIBRATION_DIR "grader/calibration"
 #endif
 
+/* A student copy with compiled graders (make dist-student) links this file
+ * as built on the instructor's machine, where CUDA_LABS_CALIBRATION_DIR
+ * named the instructor's folder: there the copy's build defines
+ * grader_calibration_dir, its own grader/calibration/, beside the program's
+ * names (grader/cmake/PrebuiltGraders.cmake). Weak: the course's programs
+ * leave it undefined and use the folder compiled in. */
+extern const char grader_calibration_dir[] __attribute__((weak));
+
 static const char SCHEMA[] = "cuda-labs-calibration/1";
 
 int calibration_gpu_from_description(const char *description, char *name, size_t name_size,
@@ -254,7 +262,9 @@ int calibration_choose(const char *description, calibration *cal, char *err, siz
     const char *dir = getenv("GRADER_CALIBRATION_DIR");
     char file[160], path[4096 + 160];
     calibration_file_name(name, sms, memory_gib, file, sizeof file);
-    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : CUDA_LABS_CALIBRATION_DIR, file);
+    if (!dir || !*dir)
+        dir = grader_calibration_dir ? grader_calibration_dir : CUDA_LABS_CALIBRATION_DIR;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT) {
         cal->state = CALIBRATION_DEFAULTS;

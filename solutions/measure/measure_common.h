@@ -1,4 +1,4 @@
-/* What the measurement programs of grader/measure share: a header that
+/* What the measurement programs of solutions/measure share: a header that
  * says where and how a table was made, the no-GPU exit, random device
  * arrays and one line per timed kernel.
  *

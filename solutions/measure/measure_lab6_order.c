@@ -8,7 +8,7 @@
  * queues: the runtime opens CUDA_DEVICE_MAX_CONNECTIONS connections (8 by
  * default) and streams beyond that share them. Shapes with one chunk per
  * stream (16 x 16, 32 x 32) remove cause (1); running the same table with
- * CUDA_DEVICE_MAX_CONNECTIONS=16 and =32 (grader/measure/run-all.sh sets it
+ * CUDA_DEVICE_MAX_CONNECTIONS=16 and =32 (solutions/measure/run-all.sh sets it
  * per run) removes cause (2). The variable is read when the CUDA context
  * is created, so it must be set before the program starts.
  *

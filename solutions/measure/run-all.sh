@@ -2,7 +2,7 @@
 # The GPU figures of issue 25, in one run on the course GPU (an H100 or H200):
 #
 #   source .deps/env.sh && make build JOBS=16      # once
-#   bash grader/measure/run-all.sh                 # from the repository root
+#   bash solutions/measure/run-all.sh                 # from the repository root
 #
 # Each part writes one table to $OUT (default build/measure):
 #   [1] lab4-control.txt        lab 4 section 7: copies with the transpose kernels'
@@ -37,7 +37,7 @@ TREE=$(git rev-parse --short HEAD 2>/dev/null || echo "unknown (no git here)")
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
   TREE="$TREE with uncommitted changes"
 fi
-say "grader/measure/run-all.sh: tree $TREE, $(date -u '+%Y-%m-%d %H:%M UTC'), output in $OUT"
+say "solutions/measure/run-all.sh: tree $TREE, $(date -u '+%Y-%m-%d %H:%M UTC'), output in $OUT"
 
 GPU_NAME=""
 if gpu_list=$(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu \
@@ -135,7 +135,7 @@ lab7_profile() {
     echo "lab7_ncu_profile: no CUDA device, nothing profiled"
     return 3
   fi
-  "$PYTHON" grader/measure/lab7_ncu_profile.py "$BUILD/bin/lab7_kernels_solution" profile
+  "$PYTHON" solutions/measure/lab7_ncu_profile.py "$BUILD/bin/lab7_kernels_solution" profile
 }
 export -f lab7_profile
 export GPU_NAME
