@@ -128,8 +128,9 @@ function(check_prebuilt_graders)
   message(STATUS "graders: prebuilt with ${its} for sm_${PREBUILT_GRADERS_ARCHITECTURES}")
 endfunction()
 
-# One program of lab N, linked as the instructor's build linked it.
-function(add_prebuilt_program name)
+# One program of lab N, linked as the instructor's build linked it;
+# `sources` and `lab_dir`: the student's files and the lab's contract folder.
+function(add_prebuilt_program name sources lab_dir)
   set(lab lab${PREBUILT_${name}_LAB})
   # This copy's calibration folder (harness/runner/calibration.c,
   # grader_calibration_dir): the path compiled in elsewhere is not this one.
@@ -171,6 +172,11 @@ function(add_prebuilt_program name)
       COMMAND ${CMAKE_COMMAND} -D NM=${CMAKE_NM} -D LIBRARY=$<TARGET_FILE:${lab}_labs>
               -D OUT=$<TARGET_FILE:${name}>.symbols -P ${GRADER_SYMBOLS_SCRIPT}
       VERBATIM)
+    # And ptxas's report on the student's kernels, which the static checks
+    # read (LabTargets.cmake, kernel_resources_command). Written for every
+    # lab: the copy does not know which of its compiled graders read it.
+    kernel_resources_command(write "${sources}" ${lab_dir} $<TARGET_FILE:${name}>.resources)
+    add_custom_command(TARGET ${name} POST_BUILD ${write} VERBATIM)
   endif()
 endfunction()
 
@@ -196,8 +202,14 @@ function(add_prebuilt_graders)
     target_compile_options(${lab}_labs PRIVATE
       $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter>)
     foreach(name ${PREBUILT_LAB${n}_PROGRAMS})
-      add_prebuilt_program(${name})
+      add_prebuilt_program(${name} "${sources}" ${lab_dir})
     endforeach()
+    # make resources-labN and sass-labN, as in the course repository.
+    kernel_resources_command(write "${sources}" ${lab_dir}
+                             ${PROJECT_BINARY_DIR}/results/${lab}.resources KEEP_CUBIN)
+    add_custom_target(${lab}_resources
+                      COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/results
+                      ${write} DEPENDS ${sources} VERBATIM)
     # make check-labN builds the runner; it runs the test program and the
     # race runner, so they come with it.
     foreach(helper ${lab}_check_tests ${lab}_racecheck)
