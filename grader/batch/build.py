@@ -13,6 +13,8 @@ InfraError: the batch stops, and never records "did not build"."""
 import collections
 import os
 import shlex
+import shutil
+import stat
 import subprocess
 from dataclasses import dataclass
 from typing import List, Optional
@@ -263,6 +265,33 @@ def _write_student_symbols(library, out):
         f.write(proc.stdout)
 
 
+STEP_OUTPUT_BYTES = 1 << 20  # a report of a few lines per kernel
+
+
+def read_step_output(path):
+    """The bytes a sandboxed step wrote at `path` (at most STEP_OUTPUT_BYTES),
+    then the file removed; None when there is no regular file there. The
+    folder is writable from the sandbox, so the file is opened without
+    following a link or blocking on a FIFO, and judged by what was opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        data = None
+    else:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        if regular:
+            with os.fdopen(fd, "rb") as f:
+                data = f.read(STEP_OUTPUT_BYTES)
+        else:
+            os.close(fd)
+            data = None
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)
+    return data
+
+
 def _write_kernel_resources(recipe, staged, out, workdir, sandbox, readonly, log_path, limits):
     """<grader>.resources, as CMake writes it (grader/cmake/WriteKernelResources.cmake):
     ptxas's report on the student's kernels for the course's reference
@@ -280,12 +309,8 @@ def _write_kernel_resources(recipe, staged, out, workdir, sandbox, readonly, log
     with open(log_path, "ab") as log:
         log.write(b"== the kernels' resources (ptxas)\n")
     res = _run_step(sandbox, args, workdir, readonly, workdir, log_path, COMPILE_LIMIT_S, limits)
-    step = out + ".step"
-    if os.path.isfile(step) and not os.path.islink(step):
-        with open(step, "rb") as f:
-            report = f.read(1 << 20)
-        os.unlink(step)
-    else:
+    report = read_step_output(out + ".step")
+    if report is None:
         # The course's tools gone: the batch stops. Otherwise the student's
         # code kept the compile from ending (a time or folder limit): the
         # checks fail saying so.

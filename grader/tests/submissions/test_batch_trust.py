@@ -22,7 +22,7 @@ import unittest.mock
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from batch import batch, outputs, records, runner, sandbox, score, submissions  # noqa: E402
+from batch import batch, build, outputs, records, runner, sandbox, score, submissions  # noqa: E402
 from batch.labs import Lab  # noqa: E402
 from batch.util import read_json, write_json_atomic  # noqa: E402
 
@@ -143,6 +143,29 @@ class ResultsTest(unittest.TestCase):
         self.assertIn("results unreadable: lab9", outputs.status_text(student, ["lab9"]))
         rec.problem = "time limit"
         self.assertIn("time limit: lab9", outputs.status_text(student, ["lab9"]))
+
+
+class StepOutputTest(unittest.TestCase):
+    """build.read_step_output: what a sandboxed step left in the build
+    folder, which the sandbox could have made a link, a FIFO or a folder."""
+    def test_only_a_regular_file_is_read_and_every_kind_removed(self):
+        with tempfile.TemporaryDirectory() as d:
+            secret = os.path.join(d, "secret")
+            with open(secret, "wb") as f:
+                f.write(b"instructor's")
+            cases = {"file": lambda p: open(p, "wb").write(b"# report\n"),
+                     "link": lambda p: os.symlink(secret, p),
+                     "fifo": os.mkfifo, "folder": os.mkdir, "missing": lambda p: None}
+            got = {}
+            for name, make in cases.items():
+                path = os.path.join(d, name + ".step")
+                make(path)
+                got[name] = build.read_step_output(path)
+                self.assertFalse(os.path.lexists(path), name)
+            self.assertEqual(got, {"file": b"# report\n", "link": None, "fifo": None,
+                                   "folder": None, "missing": None})
+            with open(secret, "rb") as f:
+                self.assertEqual(f.read(), b"instructor's")
 
 
 class ReaperTest(unittest.TestCase):
