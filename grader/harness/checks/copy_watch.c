@@ -6,6 +6,7 @@
  * The first broken rule is kept and named; the others need not be. */
 #define _DEFAULT_SOURCE /* mincore */
 #include "copy_watch.h"
+#include "cuda_driver.h"
 #include "fnv_hash.h"
 
 #include <pthread.h>
@@ -19,7 +20,6 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
-#include <dlfcn.h>
 #endif
 
 enum { LAUNCH_KEEP = 64, LAUNCH_POINTERS = 16, WHY_SIZE = 400 };
@@ -198,18 +198,6 @@ int copy_watch_verdict(char *why, size_t size)
 #if ACTIVITY_RECORDER_HAVE_CUPTI
 /* ---------------------------------------------------- what memory is it */
 
-/* Driver entry points, looked up when first needed: linking libcuda would
- * stop every grader from starting on a machine without a GPU driver. */
-static void *driver_symbol(const char *name)
-{
-    static void *driver;
-    if (!driver)
-        driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (!driver)
-        driver = dlopen("libcuda.so.1", RTLD_NOW);
-    return driver ? dlsym(driver, name) : NULL;
-}
-
 typedef CUresult (*pointer_attributes_fn)(unsigned, CUpointer_attribute *, void **, CUdeviceptr);
 typedef CUresult (*param_info_fn)(CUfunction, size_t, size_t *, size_t *);
 
@@ -230,7 +218,7 @@ static memory_kind memory_of(const void *p)
 {
     static pointer_attributes_fn get;
     if (!get)
-        get = (pointer_attributes_fn)driver_symbol("cuPointerGetAttributes");
+        get = (pointer_attributes_fn)cuda_driver_symbol("cuPointerGetAttributes");
     if (!get)
         return MEM_UNKNOWN;
     CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
@@ -311,9 +299,9 @@ static CUresult param_info(CUfunction f, size_t i, size_t *offset, size_t *size)
     static int looked;
     if (!looked) {
         looked = 1;
-        func_info = (param_info_fn)driver_symbol("cuFuncGetParamInfo");
-        kernel_info = (kernel_param_info_fn)driver_symbol("cuKernelGetParamInfo");
-        kernel_function = (kernel_get_function_fn)driver_symbol("cuKernelGetFunction");
+        func_info = (param_info_fn)cuda_driver_symbol("cuFuncGetParamInfo");
+        kernel_info = (kernel_param_info_fn)cuda_driver_symbol("cuKernelGetParamInfo");
+        kernel_function = (kernel_get_function_fn)cuda_driver_symbol("cuKernelGetFunction");
     }
     CUresult r = func_info ? func_info(f, i, offset, size) : CUDA_ERROR_NOT_FOUND;
     if (r != CUDA_SUCCESS && kernel_info)
@@ -331,7 +319,7 @@ static void read_arguments(CUfunction f, void **params, void **extra, const char
     pthread_mutex_lock(&lock);
     launch_args l = {++seq, {NULL}, 0};
     size_t bytes = 0;
-    if (!driver_symbol("cuFuncGetParamInfo"))
+    if (!cuda_driver_symbol("cuFuncGetParamInfo"))
         breaks("the grader could not read the arguments of a kernel launched through %s "
                "(cuFuncGetParamInfo is missing from the driver): a problem of the grading "
                "machine, not of your code", api);

@@ -2,6 +2,7 @@
  * is made. */
 #include "graph_watch.h"
 #include "activity_recorder.h"
+#include "cuda_driver.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -10,7 +11,6 @@
 #if ACTIVITY_RECORDER_HAVE_CUPTI
 #include <cuda.h>
 #include <cupti.h>
-#include <dlfcn.h>
 
 enum { KEPT_GRAPHS = 128, NESTING = 8, NODES_READ = 256, WHY_SIZE = 160 };
 
@@ -26,9 +26,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static kept_graph kept[KEPT_GRAPHS];
 static int ran_out; /* an executable was made while every slot was taken */
 
-/* The driver's graph queries, looked up once: linking libcuda would keep
- * the graders from starting where there is no driver (their CPU checks
- * must still run there). */
+/* The driver's graph queries (cuda_driver.h), looked up once. */
 typedef CUresult (*get_nodes_fn)(CUgraph, CUgraphNode *, size_t *);
 typedef CUresult (*node_type_fn)(CUgraphNode, CUgraphNodeType *);
 typedef CUresult (*kernel_params_fn)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS_v2 *);
@@ -45,13 +43,11 @@ static int driver_ready(void)
 {
     if (!driver.looked) {
         driver.looked = 1;
-        void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-        if (lib) {
-            driver.get_nodes = (get_nodes_fn)dlsym(lib, "cuGraphGetNodes");
-            driver.node_type = (node_type_fn)dlsym(lib, "cuGraphNodeGetType");
-            driver.kernel_params = (kernel_params_fn)dlsym(lib, "cuGraphKernelNodeGetParams_v2");
-            driver.child_graph = (child_graph_fn)dlsym(lib, "cuGraphChildGraphNodeGetGraph");
-        }
+        driver.get_nodes = (get_nodes_fn)cuda_driver_symbol("cuGraphGetNodes");
+        driver.node_type = (node_type_fn)cuda_driver_symbol("cuGraphNodeGetType");
+        driver.kernel_params =
+            (kernel_params_fn)cuda_driver_symbol("cuGraphKernelNodeGetParams_v2");
+        driver.child_graph = (child_graph_fn)cuda_driver_symbol("cuGraphChildGraphNodeGetGraph");
     }
     return driver.get_nodes && driver.node_type && driver.kernel_params && driver.child_graph;
 }

@@ -17,6 +17,7 @@
  * list. A call that launches more kernels than the watch keeps fails too:
  * a launch past the record is never waved through. */
 #include "copy_watch.h"
+#include "cuda_driver.h"
 #include "early_context.h"
 #include "graph_watch.h"
 #include "launch_watch.h"
@@ -33,7 +34,6 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
-#include <dlfcn.h>
 #endif
 
 typedef struct {
@@ -429,19 +429,9 @@ static int subscribe(void)
     return 1;
 }
 
-/* The driver's cuFuncGetName and cuKernelGetName, looked up when first
- * needed: linking libcuda would stop every grader from starting on a
- * machine without a GPU driver, where its CPU checks must still run. */
+/* The driver's cuFuncGetName and cuKernelGetName (cuda_driver.h). */
 typedef CUresult (*func_get_name_fn)(const char **, CUfunction);
 typedef CUresult (*kernel_get_name_fn)(const char **, CUkernel);
-
-static void *driver_symbol(const char *symbol)
-{
-    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (!driver)
-        driver = dlopen("libcuda.so.1", RTLD_NOW);
-    return driver ? dlsym(driver, symbol) : NULL;
-}
 
 static void name_of(const noted_launch *n, char *out, size_t size)
 {
@@ -450,8 +440,8 @@ static void name_of(const noted_launch *n, char *out, size_t size)
     static int looked;
     if (!looked) {
         looked = 1;
-        func_name = (func_get_name_fn)driver_symbol("cuFuncGetName");
-        kernel_name = (kernel_get_name_fn)driver_symbol("cuKernelGetName");
+        func_name = (func_get_name_fn)cuda_driver_symbol("cuFuncGetName");
+        kernel_name = (kernel_get_name_fn)cuda_driver_symbol("cuKernelGetName");
     }
     const char *name = NULL;
     if (n->func)
