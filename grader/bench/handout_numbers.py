@@ -105,15 +105,18 @@ _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
         ast.Div: operator.truediv}
 
 
-def evaluate(expression, bench):
-    """A quantity, or + - * / over quantities and numbers."""
+def _arithmetic(expression, operand, value_of, allowed, negation):
+    """`expression` with each match of the regex `operand` replaced by
+    value_of(match), then + - * / and brackets over those and numbers (a
+    leading minus only where `negation`); ValueError naming `allowed` for
+    anything else."""
     names = {}
 
     def name_of(m):
-        key = f"_q{len(names)}"
-        names[key] = results_file.quantity(bench, m.group(0))
+        key = f"_v{len(names)}"
+        names[key] = value_of(m)
         return key
-    tree = ast.parse(QUANTITY.sub(name_of, expression.strip()), mode="eval")
+    tree = ast.parse(operand.sub(name_of, expression.strip()), mode="eval")
 
     def walk(node):
         if isinstance(node, ast.Expression):
@@ -124,10 +127,17 @@ def evaluate(expression, bench):
             return names[node.id]
         if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
             return _OPS[type(node.op)](walk(node.left), walk(node.right))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        if negation and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -walk(node.operand)
-        raise ValueError(f"{expression!r}: only quantities, numbers, + - * / and brackets")
+        raise ValueError(f"{expression!r}: only {allowed}")
     return walk(tree)
+
+
+def evaluate(expression, bench):
+    """A quantity, or + - * / over quantities and numbers."""
+    return _arithmetic(expression, QUANTITY,
+                       lambda m: results_file.quantity(bench, m.group(0)),
+                       "quantities, numbers, + - * / and brackets", negation=True)
 
 
 def collapsed(line):
@@ -160,26 +170,8 @@ def logged_number(folder, reference):
 
 def evaluate_logged(expression, folder):
     """[reference]s, or + - * / over them and numbers."""
-    values = {}
-
-    def name_of(m):
-        key = f"_r{len(values)}"
-        values[key] = logged_number(folder, m.group(1))
-        return key
-    tree = ast.parse(REFERENCE.sub(name_of, expression.strip()), mode="eval")
-
-    def walk(node):
-        if isinstance(node, ast.Expression):
-            return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            return node.value
-        if isinstance(node, ast.Name) and node.id in values:
-            return values[node.id]
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-            return _OPS[type(node.op)](walk(node.left), walk(node.right))
-        raise ValueError(f"{expression!r}: only [FILE > ANCHOR ... #N], numbers, + - * / "
-                         f"and brackets")
-    return walk(tree)
+    return _arithmetic(expression, REFERENCE, lambda m: logged_number(folder, m.group(1)),
+                       "[FILE > ANCHOR ... #N], numbers, + - * / and brackets", negation=False)
 
 
 def formatted(value, quote):
