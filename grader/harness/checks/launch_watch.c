@@ -17,6 +17,7 @@
  * list. A call that launches more kernels than the watch keeps fails too:
  * a launch past the record is never waved through. */
 #include "copy_watch.h"
+#include "stream_order_watch.h"
 #include "cuda_driver.h"
 #include "early_context.h"
 #include "graph_watch.h"
@@ -366,6 +367,7 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_
     /* Every call, inside a student call or not: it keeps per-thread scopes
      * that must balance, and judges only the calls lab 2 arms it for. */
     copy_watch_on_api(domain, cbid, data);
+    stream_order_watch_on_api(domain, cbid, data);
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
         on_runtime(cbid, data);
     else if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
@@ -415,6 +417,9 @@ static int subscribe(void)
         const unsigned *copy_ids = copy_watch_callbacks(copy_domains[d], &copies);
         for (int i = 0; i < copies; ++i)
             cuptiEnableCallback(1, subscriber, copy_domains[d], copy_ids[i]);
+        const unsigned *order_ids = stream_order_watch_callbacks(copy_domains[d], &copies);
+        for (int i = 0; i < copies; ++i)
+            cuptiEnableCallback(1, subscriber, copy_domains[d], order_ids[i]);
     }
     int count = 0;
     const unsigned *ids = graph_watch_resource_callbacks(&count);
