@@ -264,50 +264,29 @@ static size_t work_recorded(const activity_log *log)
            activity_count(log, ACTIVITY_MEMSET, COPY_ANY, 0);
 }
 
-void gpu_pipeline_events_time_the_run(void **state)
+/* The order check: a run watched from inside and recorded by the GPU
+ * (both slow it down, so it is not the run that is timed), then the
+ * elapsed call, which names the events it reads. */
+static void expect_events_bracket_the_run(lab6_pipeline *p, int n, int chunks, int work,
+                                          int streams, const char *call)
 {
-    (void)state;
-    grader_require_gpu();
-    /* Judged twice. By order (stream_order.h): the events the elapsed call
-     * reads must bracket every copy and kernel of the run, whatever the
-     * timings; on any GPU, events in one stream of several do not. By time,
-     * against the grader's events around the same run: the order model
-     * gives no verdict for calls it cannot follow, and no order shows
-     * events read before they were recorded. */
-    enum { N = 1 << 24, STREAMS = 16, CHUNKS = 16, WORK = 256 };
-    lab6_pipeline *p = pipeline_open(N, STREAMS);
-    pipeline_fill_input(p, N, grader_seed() + 800);
-    pipeline_run_and_wait(p, N, CHUNKS, WORK, LAB6_DEPTH_FIRST, STREAMS); /* warm-up */
-    char call[200], why[320] = "";
-    describe_run(call, sizeof call, N, CHUNKS, WORK, LAB6_DEPTH_FIRST, STREAMS);
-    grader_gpu_exclusive(); /* the student's events and ours time the same run */
-    cudaEvent_t start, stop;
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
+    char why[320] = "";
     CUDA_CHECK(cudaDeviceSynchronize());
     int recording = activity_start(why, sizeof why) == 0;
-    CUDA_CHECK(cudaEventRecord(start, 0));
     stream_order_watch_arm(STREAM_ORDER_WATCH_RUN);
-    pipeline_run_and_wait(p, N, CHUNKS, WORK, LAB6_DEPTH_FIRST, STREAMS);
+    pipeline_run_and_wait(p, n, chunks, work, LAB6_DEPTH_FIRST, streams);
     stream_order_watch_arm(STREAM_ORDER_WATCH_OFF);
-    CUDA_CHECK(cudaEventRecord(stop, 0));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float grader_ms = 0.0f, student_ms = -1.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&grader_ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
     activity_log log = {0};
     if (recording)
         activity_stop(&log);
     size_t gpu_work = work_recorded(&log);
     activity_log_free(&log);
+    float ms = -1.0f;
     stream_order_watch_arm(STREAM_ORDER_WATCH_ELAPSED);
     grader_watch("lab6_pipeline_elapsed_ms", grader_call_limit_s(0.0, 0.0));
-    lab_status status = lab6_pipeline_elapsed_ms(p, &student_ms);
+    lab_status status = lab6_pipeline_elapsed_ms(p, &ms);
     grader_unwatch();
     stream_order_watch_arm(STREAM_ORDER_WATCH_OFF);
-    grader_metric("student_event_ms", student_ms, "ms");
-    grader_metric("grader_ms", grader_ms, "ms");
     GRADER_CHECK(status == LAB_OK,
                  "TODO(6.6): lab6_pipeline_elapsed_ms after %s returned %s: %s (%s section 6).",
                  call, lab_status_name(status), lab_last_error(), LAB6_HANDOUT);
@@ -321,6 +300,46 @@ void gpu_pipeline_events_time_the_run(void **state)
                  "last, in a stream that waits for all the others (the default stream 0, with "
                  "streams made by cudaStreamCreate) (%s section 6).",
                  call, why, LAB6_HANDOUT);
+}
+
+void gpu_pipeline_events_time_the_run(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    /* Judged by order (stream_order.h): the events the elapsed call reads
+     * must bracket every copy and kernel of the run, whatever the timings;
+     * on any GPU, events in one stream of several do not. And by time,
+     * against the grader's events around the same run: the order model
+     * gives no verdict for calls it cannot follow, and no order shows
+     * events read before they completed. */
+    enum { N = 1 << 24, STREAMS = 16, CHUNKS = 16, WORK = 256 };
+    lab6_pipeline *p = pipeline_open(N, STREAMS);
+    pipeline_fill_input(p, N, grader_seed() + 800);
+    pipeline_run_and_wait(p, N, CHUNKS, WORK, LAB6_DEPTH_FIRST, STREAMS); /* warm-up */
+    char call[200];
+    describe_run(call, sizeof call, N, CHUNKS, WORK, LAB6_DEPTH_FIRST, STREAMS);
+    expect_events_bracket_the_run(p, N, CHUNKS, WORK, STREAMS, call);
+    grader_gpu_exclusive(); /* the student's events and ours time the same run */
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaEventRecord(start, 0));
+    pipeline_run_and_wait(p, N, CHUNKS, WORK, LAB6_DEPTH_FIRST, STREAMS);
+    CUDA_CHECK(cudaEventRecord(stop, 0));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float grader_ms = 0.0f, student_ms = -1.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&grader_ms, start, stop));
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    grader_watch("lab6_pipeline_elapsed_ms", grader_call_limit_s(0.0, 0.0));
+    lab_status status = lab6_pipeline_elapsed_ms(p, &student_ms);
+    grader_unwatch();
+    grader_metric("student_event_ms", student_ms, "ms");
+    grader_metric("grader_ms", grader_ms, "ms");
+    GRADER_CHECK(status == LAB_OK,
+                 "TODO(6.6): lab6_pipeline_elapsed_ms after %s returned %s: %s (%s section 6).",
+                 call, lab_status_name(status), lab_last_error(), LAB6_HANDOUT);
     double ratio = grader_ms > 0 ? student_ms / grader_ms : 0.0;
     grader_metric("event_ratio", ratio, "x");
     GRADER_CHECK(ratio >= LAB6_EVENT_RATIO_MIN && ratio <= LAB6_EVENT_RATIO_MAX,
