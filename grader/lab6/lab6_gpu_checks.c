@@ -246,8 +246,10 @@ static void expect_elapsed_waits_for_the_run(lab6_pipeline *p, int n, int chunks
                  call, lab_status_name(status), lab_last_error(), LAB6_HANDOUT);
     GRADER_CHECK(err == cudaSuccess, "%s: the pipeline's work failed on the GPU: %s", call,
                  cudaGetErrorString(err));
+    /* Another run than the grader's: only too short a time means the
+     * events were read before the stop completed. */
     double ratio = grader_ms > 0 ? student_ms / grader_ms : 0.0;
-    GRADER_CHECK(ratio >= LAB6_EVENT_RATIO_MIN && ratio <= LAB6_EVENT_RATIO_MAX,
+    GRADER_CHECK(ratio >= LAB6_EVENT_RATIO_MIN,
                  "TODO(6.6): lab6_pipeline_elapsed_ms called right after %s, before the run "
                  "had finished, gave %.3f ms, but the same run takes %.3f ms: it must wait "
                  "for the stop event (cudaEventSynchronize) before reading the time (%s "

@@ -100,14 +100,17 @@
 #define LAB6_MIN_COPY_COPY_OVERLAP 0.25
 
 /* The events of TODO(6.6) must measure the run: the student's elapsed time
- * over the grader's (events in the default stream around the run and a
- * device synchronisation) must lie in [MIN, MAX]. Events recorded in one
- * stream only see that stream's part (about 1/streams of the run); the
- * grader's own interval includes the host's issue time, hence MAX > 1.
- * Measured on 2^24 floats with 16 streams of one chunk each, so that events
- * following one stream see 1/16 of the copies (a little more where copy
- * engines serve several streams at once), far under MIN. The reference's
- * events, H100, 20 runs: min 0.970, median 0.991, max 0.993. */
+ * over the grader's (events in the default stream around the same run and
+ * a device synchronisation) must lie in [MIN, MAX]; the grader's interval
+ * includes the host's issue time, hence MAX > 1. Events in one stream of
+ * 16 were meant to see 1/16 of it, but on an H200 they measured nearly the
+ * whole run (all streams' copies share the copy engines), so whether they
+ * bracket the run is judged by order (stream_order.h), and these bounds
+ * catch events around something else. The reference, H100, 20 runs: min
+ * 0.970, median 0.991, max 0.993; H200, 5 runs: 0.980 to 0.986. A second
+ * call, made before its run finished, is held to MIN only: it is compared
+ * with another run, and runs differ by up to 6% (H200: 1.93 ms against
+ * 1.82 ms). */
 #define LAB6_EVENT_RATIO_MIN 0.7
 #define LAB6_EVENT_RATIO_MAX 1.05
 
