@@ -26,6 +26,7 @@
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
 #   make skeleton-manifest     after editing a skeleton: grader/skeletons.manifest
+#   make count-lines [REV=x]   lines of code per area and in total (tracked files; lab 8 aside)
 # <<< course only
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -374,4 +375,12 @@ endif
 # check that it matches.
 skeleton-manifest:
 	@$(PYTHON) grader/tools/skeleton_manifest.py --write
+# <<< course only
+
+# >>> course only
+# Lines of C, CUDA, headers, Python, CMake, shell and Make per area and in
+# total (git's tracked files; lab 8 aside). REV=commit counts that commit's.
+.PHONY: count-lines
+count-lines:
+	@$(PYTHON) grader/tools/count_lines.py $(if $(REV),--rev $(REV))
 # <<< course only

@@ -127,11 +127,13 @@ class Batch:
                                          arch, self.jobs)
         self.calibrated = CalibratedCurves(self.course.src)
         try:
-            self.calibrated.check_all()
+            outdated = self.calibrated.outdated(self.course.curves)
         except (CalibrationUnusable, OSError, ValueError, KeyError) as e:
             raise SystemExit(f"grade-submissions: the course's calibration files cannot be "
                              f"used ({e}); fix or remove the file (make calibrate writes "
                              f"it) before grading")
+        for line in outdated:  # the test table's default grades there, said once
+            say(line)
         self.labs = [l for l in self.course.labs
                      if not self.args.labs or l.number in self.args.labs]
         self.labs_info = [LabInfo(name=l.name, title=self.course.rubrics[l.name]["title"],

@@ -14,7 +14,14 @@ read-only to student code).
 
 A file the runner graded with but whose floors cannot be read stops that
 lab with the reason (CalibrationUnusable): the defaults are never used
-silently in a calibrated file's place."""
+silently in a calibrated file's place.
+
+Each floor and reference in a file records the default it was calibrated
+against ("default"). Where that is not the test table's value now (the
+header changed since make calibrate), the file's value is not used for that
+macro: the test table's grades, and outdated() says so, one line per file,
+for the batch's output. The runner does the same for the thresholds
+(grader/harness/runner/calibration.h)."""
 import json
 import math
 import os
@@ -33,12 +40,20 @@ class CalibrationUnusable(Exception):
     """The calibration file named by the results cannot give its curves."""
 
 
-def _value(section, name):
+def _same(recorded, now):
+    """calibrate.py writes the header's number back exactly: only a change differs."""
+    return now is not None and math.isclose(recorded, now, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _value(section, name, now):
     """The calibrated value of macro `name` in a floors/references section
     that _load has checked, or None when the file has none for it (or wrote
-    null: a ratio it could not grade)."""
+    null: a ratio it could not grade), or made it against another default
+    than `now`, the test table's."""
     entry = section.get(name) if name else None
-    return None if entry is None else entry["value"]
+    if entry is None or not _same(entry["default"], now):
+        return None
+    return entry["value"]
 
 
 class CalibratedCurves:
@@ -81,6 +96,11 @@ class CalibratedCurves:
                                           or not isinstance(value, (int, float))
                                           or not math.isfinite(value) or value < 0):
                     raise CalibrationUnusable(f"{file}: {name} is not a ratio ({value!r})")
+                default = entry.get("default")
+                if (isinstance(default, bool) or not isinstance(default, (int, float))
+                        or not math.isfinite(default)):
+                    raise CalibrationUnusable(f"{file}: {name} does not record the default it "
+                                              f"was calibrated against ({default!r})")
         return sections
 
     def _checked(self, file):
@@ -100,6 +120,32 @@ class CalibratedCurves:
         self._macros()
         return names
 
+    def outdated(self, course_curves: Dict[str, Dict[str, SpeedCurve]]):
+        """One line per calibration file of the course (check_all's) that has
+        floors or references made against other defaults than the test
+        tables' in `course_curves` ({lab: its curves}, course.curves): those
+        macros grade with the test table's values."""
+        lines = []
+        for file in self.check_all():
+            (floors, references), macros = self._checked(file)
+            stale = {}
+            for curve in course_curves.values():
+                for test, spec in curve.items():
+                    floor_name, reference_name = macros.get(test, (None, None))
+                    for section, name, now in ((floors, floor_name, spec.floor),
+                                               (references, reference_name, spec.reference)):
+                        entry = section.get(name) if name else None
+                        if entry is not None and not _same(entry["default"], now):
+                            stale[name] = (f"{name} (calibrated against the default "
+                                           f"{entry['default']:g}, the test table's is now "
+                                           f"{'none' if now is None else format(now, 'g')}, "
+                                           f"which grades)")
+            if stale:
+                lines.append(f"calibration {file}: not used for "
+                             f"{', '.join(stale[n] for n in sorted(stale))}; run make calibrate "
+                             f"again on that GPU")
+        return lines
+
     def curves(self, curve: Dict[str, SpeedCurve],
                calibration: Optional[Dict[str, Optional[str]]]) -> Dict[str, SpeedCurve]:
         """`curve` (the rubric's) with the floor and reference of the file
@@ -111,7 +157,8 @@ class CalibratedCurves:
         out = dict(curve)
         for test, spec in curve.items():
             floor_name, reference_name = macros.get(test, (None, None))
-            floor, reference = _value(floors, floor_name), _value(references, reference_name)
+            floor = _value(floors, floor_name, spec.floor)
+            reference = _value(references, reference_name, spec.reference)
             if floor is not None or reference is not None:
                 out[test] = replace(spec, floor=spec.floor if floor is None else float(floor),
                                     reference=spec.reference if reference is None

@@ -5,7 +5,8 @@
  * so the speed checks read it like any number while its value comes, at run
  * time, from the calibration file of the GPU (grader/harness/runner/calibration.h):
  * the runner puts the file's values in GRADER_CALIBRATED_VALUES
- * ("NAME=value;NAME=value") for its test processes. A name not listed there,
+ * ("NAME=value;NAME=value") for its test processes, only those the file made
+ * against the default written here (calibration.h). A name not listed there,
  * or no variable (no file for this GPU, or a program that is not a grader:
  * make time, make bench), gives the header's default. A listed value that is
  * not a positive number ends the program: a grader must not quietly grade

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,14 @@ static int read_entry(const json_doc *doc, const json_node *e, calibration_entry
         }
         snprintf(out->tests[out->test_count++], CALIBRATION_NAME_BYTES, "%s", t->text);
     }
+    /* What calibration_compare_defaults checks the header against. */
+    const json_node *recorded = json_member(doc, e, "default");
+    if (!recorded || recorded->type != JSON_NUMBER) {
+        snprintf(err, err_size, "%s: \"default\" must be the rubric default it was "
+                                "calibrated against", out->name);
+        return -1;
+    }
+    out->recorded_default = recorded->number;
     return 0;
 }
 
@@ -188,6 +197,30 @@ static int check_gpu(const json_doc *doc, const json_node *root, const char *pat
     return 0;
 }
 
+/* Equal as the file wrote it: calibrate.py writes the header's number back
+ * (Python's shortest round-trip form), so only a real change differs. */
+static int same_default(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+void calibration_compare_defaults(calibration *cal, const calibration_default *defaults,
+                                  int count)
+{
+    for (int i = 0; i < cal->count; ++i) {
+        calibration_entry *e = &cal->entries[i];
+        e->currency = CALIBRATION_NO_MACRO;
+        for (int k = 0; k < count; ++k) {
+            if (strcmp(defaults[k].name, e->name) != 0)
+                continue;
+            e->header_default = defaults[k].value;
+            e->currency = same_default(e->recorded_default, defaults[k].value)
+                              ? CALIBRATION_CURRENT : CALIBRATION_OUTDATED;
+            break;
+        }
+    }
+}
+
 int calibration_load(const char *path, const char *name, int sms, int memory_gib,
                      calibration *cal, char *err, size_t err_size)
 {
@@ -233,6 +266,8 @@ int calibration_load(const char *path, const char *name, int sms, int memory_gib
         }
     }
     if (status == 0) {
+        calibration_compare_defaults(cal, calibration_rubric_defaults,
+                                     calibration_rubric_default_count);
         const char *base = strrchr(path, '/');
         snprintf(cal->file, sizeof cal->file, "%s", base ? base + 1 : path);
         cal->state = CALIBRATION_FILE;
@@ -281,7 +316,7 @@ int calibration_export(const calibration *cal)
     values[0] = '\0';
     for (int i = 0; cal->state == CALIBRATION_FILE && i < cal->count; ++i) {
         const calibration_entry *e = &cal->entries[i];
-        if (!e->graded)
+        if (!e->graded || e->currency != CALIBRATION_CURRENT)
             continue;
         int n = snprintf(values + used, sizeof values - used, "%s%s=%.17g", used ? ";" : "",
                          e->name, e->value);
@@ -297,17 +332,53 @@ int calibration_export(const calibration *cal)
 const char *calibration_not_graded(const calibration *cal, const char *test)
 {
     for (int i = 0; cal->state == CALIBRATION_FILE && i < cal->count; ++i)
-        for (int k = 0; !cal->entries[i].graded && k < cal->entries[i].test_count; ++k)
+        for (int k = 0; !cal->entries[i].graded &&
+                        cal->entries[i].currency == CALIBRATION_CURRENT &&
+                        k < cal->entries[i].test_count; ++k)
             if (strcmp(cal->entries[i].tests[k], test) == 0)
                 return cal->entries[i].name;
     return NULL;
+}
+
+/* Appends to `out` what fits (snprintf's truncation). */
+static void append(char *out, size_t out_size, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append(char *out, size_t out_size, const char *format, ...)
+{
+    size_t used = strlen(out);
+    if (used + 1 >= out_size)
+        return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(out + used, out_size - used, format, args);
+    va_end(args);
+}
+
+/* The file's name, then each entry it does not grade and why, in one line. */
+static void describe_file(const calibration *cal, char *out, size_t out_size)
+{
+    snprintf(out, out_size, "%s", cal->file);
+    int listed = 0;
+    for (int i = 0; i < cal->count; ++i) {
+        const calibration_entry *e = &cal->entries[i];
+        if (e->currency == CALIBRATION_CURRENT)
+            continue;
+        append(out, out_size, "%s%s", listed++ ? ", " : "; not used for ", e->name);
+        if (e->currency == CALIBRATION_OUTDATED)
+            append(out, out_size, " (calibrated against the default %g, the header's is now "
+                                  "%g, which grades)", e->recorded_default, e->header_default);
+        else
+            append(out, out_size, " (no rubric header has it now)");
+    }
+    if (listed)
+        append(out, out_size, "; run make calibrate again on this GPU");
 }
 
 const char *calibration_describe(const calibration *cal, char *out, size_t out_size)
 {
     switch (cal->state) {
     case CALIBRATION_FILE:
-        snprintf(out, out_size, "%s", cal->file);
+        describe_file(cal, out, out_size);
         break;
     case CALIBRATION_DEFAULTS:
         snprintf(out, out_size, "none: uncalibrated GPU (the rubric's H100/H200 defaults; "

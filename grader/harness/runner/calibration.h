@@ -11,6 +11,14 @@
  * GPU stops the grader with the reason: the defaults are never used silently
  * in its place.
  *
+ * Each threshold in a file records the rubric default it was calibrated
+ * against ("default"). Where that is no longer the header's default (the
+ * header changed since make calibrate), or the header has no such
+ * threshold any more, the file's value is not used for it: the test grades
+ * with the header's default, as on an uncalibrated GPU, and the calibration
+ * line names each such threshold with both defaults (calibration_describe).
+ * A file must not keep, silently, a threshold the rubric has moved on from.
+ *
  * GRADER_CALIBRATION=none grades with the defaults (make calibrate's own
  * runs); GRADER_CALIBRATION=FILE names the file (it must still be this
  * GPU's); GRADER_CALIBRATION_DIR replaces the folder. */
@@ -27,7 +35,8 @@ enum {
     CALIBRATION_MAX_ENTRIES = 64,
     CALIBRATION_MAX_TESTS = 4,
     CALIBRATION_NAME_BYTES = 64,
-    CALIBRATION_FILE_BYTES = 64 * 1024
+    CALIBRATION_FILE_BYTES = 64 * 1024,
+    CALIBRATION_LINE_BYTES = 512 + CALIBRATION_MAX_ENTRIES * (CALIBRATION_NAME_BYTES + 80)
 };
 
 typedef enum {
@@ -37,10 +46,30 @@ typedef enum {
     CALIBRATION_FILE        /* a calibration file */
 } calibration_state;
 
+/* A calibrated threshold of a rubric header and its default there. */
+typedef struct {
+    const char *name;
+    double value;
+} calibration_default;
+
+/* Every CALIBRATED(NAME, default) of the rubric headers, generated from them
+ * at build time (grader/cmake/WriteRubricDefaults.cmake). */
+extern const calibration_default calibration_rubric_defaults[];
+extern const int calibration_rubric_default_count;
+
+typedef enum {
+    CALIBRATION_CURRENT,   /* made against the header's default: the file's value grades */
+    CALIBRATION_OUTDATED,  /* the header's default changed since: the header's grades */
+    CALIBRATION_NO_MACRO   /* no rubric header has this threshold any more: unused */
+} calibration_currency;
+
 typedef struct {
     char name[CALIBRATION_NAME_BYTES]; /* the rubric's macro, e.g. LAB4_SMEM_SPEEDUP_MIN */
     int graded;                        /* 0: cannot be graded on this GPU */
     double value;                      /* the threshold, when graded */
+    double recorded_default;           /* the header's default when the file was made */
+    double header_default;             /* the header's default now (CALIBRATION_OUTDATED) */
+    calibration_currency currency;     /* only a CURRENT entry is used */
     int test_count;
     char tests[CALIBRATION_MAX_TESTS][CALIBRATION_NAME_BYTES]; /* skipped when not graded */
 } calibration_entry;
@@ -64,8 +93,15 @@ int calibration_gpu_from_description(const char *description, char *name, size_t
 void calibration_file_name(const char *name, int sms, int memory_gib, char *out,
                            size_t out_size);
 
-/* Reads a calibration file and checks that it is this GPU's. 0, or -1
- * with the reason in err. */
+/* Marks each entry of `cal` CURRENT, OUTDATED or NO_MACRO against the
+ * `count` defaults in `defaults` (calibration_load passes the generated
+ * table; the unit test its own). */
+void calibration_compare_defaults(calibration *cal, const calibration_default *defaults,
+                                  int count);
+
+/* Reads a calibration file and checks that it is this GPU's; its entries
+ * compared with the rubric headers' defaults (calibration_compare_defaults).
+ * 0, or -1 with the reason in err. */
 int calibration_load(const char *path, const char *name, int sms, int memory_gib,
                      calibration *cal, char *err, size_t err_size);
 
@@ -75,14 +111,19 @@ int calibration_load(const char *path, const char *name, int sms, int memory_gib
 int calibration_choose(const char *description, calibration *cal, char *err, size_t err_size);
 
 /* For the test processes: GRADER_CALIBRATED_VALUES=NAME=value;... of the
- * graded entries (unset when there are none). 0, or -1 when it does not fit. */
+ * graded, current entries (unset when there are none). 0, or -1 when it
+ * does not fit. */
 int calibration_export(const calibration *cal);
 
-/* The threshold that makes `test` not graded on this GPU, or NULL. */
+/* The threshold that makes `test` not graded on this GPU (a current entry's),
+ * or NULL. */
 const char *calibration_not_graded(const calibration *cal, const char *test);
 
 /* One line for the report's header and the results file, e.g.
- * "nvidia-h100-80gb-hbm3_132sm.json" or "none: uncalibrated GPU (...)". */
+ * "nvidia-h100-80gb-hbm3_132sm.json" or "none: uncalibrated GPU (...)";
+ * where entries are not current, the file's name then "; not used for "
+ * and each of them with the default it was made against and the header's
+ * (CALIBRATION_LINE_BYTES holds every entry's). */
 const char *calibration_describe(const calibration *cal, char *out, size_t out_size);
 
 #ifdef __cplusplus

@@ -544,7 +544,7 @@ int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness
                  outs[selected].status == OUTCOME_PASS && procs[0].rec->device[0]
                      ? procs[0].rec->device : "device probe failed");
     }
-    char why[512], calibration_line[400];
+    char why[512], calibration_line[CALIBRATION_LINE_BYTES];
     int unusable = calibration_choose(device, &run_calibration, why, sizeof why);
     if (!unusable && calibration_export(&run_calibration) != 0) {
         unusable = 1;

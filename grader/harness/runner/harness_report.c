@@ -424,7 +424,7 @@ static void write_json_calibration(FILE *f)
     static const char *states[] = {"not_needed", "defaults", "disabled", "file"};
     calibration none = {.state = CALIBRATION_NOT_NEEDED};
     const calibration *cal = harness_calibration ? harness_calibration : &none;
-    char line[400];
+    char line[CALIBRATION_LINE_BYTES];
     fprintf(f, ",\n  \"calibration\": {\"state\": \"%s\", \"file\": ", states[cal->state]);
     if (cal->state == CALIBRATION_FILE)
         json_write_string(f, cal->file);

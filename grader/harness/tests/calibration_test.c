@@ -9,6 +9,7 @@
 
 #include "calibrated.h"
 #include "calibration.h"
+#include "lab4/lab4_rubric.h"
 #include "harness.h"
 #include "json_reader.h"
 #include "sm_limit.h"
@@ -19,20 +20,45 @@ static const char H100[] =
     "NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 50 MiB L2, 79 GiB, driver 13.0, runtime 13.0";
 static const char T4[] = "Tesla T4, sm_75, 40 SMs, 4 MiB L2, 15 GiB, driver 12.4, runtime 13.0";
 
-static const char GOOD[] =
+/* A good file: its "default"s are filled in by good_text(), from the rubric
+ * headers' table, so that it stays current as the headers change. */
+static const char GOOD_FORMAT[] =
     "{\"schema\": \"cuda-labs-calibration/1\",\n"
     " \"gpu\": {\"name\": \"NVIDIA H100 80GB HBM3\", \"sms\": 132, \"memory_gib\": 79,\n"
     "         \"description\": \"x\"},\n"
     " \"made\": {\"date\": \"2026-11-26\", \"runs\": 20},\n"
     " \"thresholds\": {\n"
     "  \"LAB4_SMEM_SPEEDUP_MIN\": {\"lab\": 4, \"graded\": true, \"value\": 1.25,\n"
+    "     \"default\": %.17g,\n"
     "     \"allowed\": [1.16, 1.85], \"reason\": \"lowered \\\"here\\\"\",\n"
     "     \"tests\": [\"gpu_smem_speed_vs_naive\", \"selftest_naive_below_smem_threshold\"]},\n"
     "  \"LAB4_PADDED_SPEEDUP_MIN\": {\"lab\": 4, \"graded\": false, \"value\": null,\n"
+    "     \"default\": %.17g,\n"
     "     \"allowed\": null, \"reason\": \"cannot be graded on this GPU\",\n"
     "     \"tests\": [\"gpu_padded_speed_vs_unpadded\",\n"
     "               \"selftest_unpadded_below_padded_threshold\"]}},\n"
     " \"floors\": {}, \"references\": {}}\n";
+
+/* A threshold's default in the generated table (rubric_defaults.c). */
+static double header_default(const char *name)
+{
+    for (int i = 0; i < calibration_rubric_default_count; ++i)
+        if (strcmp(calibration_rubric_defaults[i].name, name) == 0)
+            return calibration_rubric_defaults[i].value;
+    fail_msg("%s is not in the rubric headers' table", name);
+    return 0;
+}
+
+/* GOOD_FORMAT made against the defaults given (the headers' when 0). */
+static const char *good_text(double smem_default, double padded_default)
+{
+    static char text[2048];
+    snprintf(text, sizeof text, GOOD_FORMAT,
+             smem_default ? smem_default : header_default("LAB4_SMEM_SPEEDUP_MIN"),
+             padded_default ? padded_default : header_default("LAB4_PADDED_SPEEDUP_MIN"));
+    return text;
+}
+#define GOOD good_text(0, 0)
 
 /* A fresh folder per test, with `text` as `name` in it (NULL: no file). */
 static void write_file(char *dir, const char *name, const char *text, char *path)
@@ -168,6 +194,9 @@ static void cpu_malformed_files_are_refused(void **state)
         {"{\"schema\": \"cuda-labs-calibration/1\", \"gpu\": {\"name\": \"NVIDIA H100 80GB "
          "HBM3\", \"sms\": 132, \"memory_gib\": 79}, \"thresholds\": {\"X\": {\"graded\": "
          "false, \"tests\": [\"a\", \"b\", \"c\", \"d\", \"e\"]}}}", "at most"},
+        {"{\"schema\": \"cuda-labs-calibration/1\", \"gpu\": {\"name\": \"NVIDIA H100 80GB "
+         "HBM3\", \"sms\": 132, \"memory_gib\": 79}, \"thresholds\": {\"X\": {\"graded\": "
+         "true, \"value\": 1, \"tests\": []}}}", "\"default\" must be the rubric default"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char dir[64], path[128], err[400] = "";
@@ -256,6 +285,92 @@ static void cpu_test_processes_get_the_graded_values(void **state)
     assert_null(getenv("GRADER_CALIBRATED_VALUES"));
 }
 
+/* The generated table (rubric_defaults.c) reads the headers as the compiler
+ * does: lab 4's threshold, with no calibrated values in this process, is
+ * CALIBRATED()'s default. */
+static void cpu_table_holds_the_headers_defaults(void **state)
+{
+    (void)state;
+    assert_true(header_default("LAB4_SMEM_SPEEDUP_MIN") == LAB4_SMEM_SPEEDUP_MIN);
+    assert_true(header_default("LAB4_PADDED_SPEEDUP_MIN") == LAB4_PADDED_SPEEDUP_MIN);
+    for (int i = 0; i < calibration_rubric_default_count; ++i)
+        assert_true(calibration_rubric_defaults[i].value > 0);
+}
+
+/* Made against the header's default: the file's value grades. */
+static void cpu_same_default_uses_the_calibrated_value(void **state)
+{
+    (void)state;
+    static calibration cal;
+    char line[CALIBRATION_LINE_BYTES];
+    load_good_file(&cal);
+    static const calibration_default now[] = {{"LAB4_SMEM_SPEEDUP_MIN", 1.5},
+                                              {"LAB4_PADDED_SPEEDUP_MIN", 1.3}};
+    cal.entries[0].recorded_default = 1.5;
+    cal.entries[1].recorded_default = 1.3;
+    calibration_compare_defaults(&cal, now, 2);
+    assert_int_equal(cal.entries[0].currency, CALIBRATION_CURRENT);
+    assert_int_equal(calibration_export(&cal), 0);
+    assert_true(calibrated_value_in(getenv("GRADER_CALIBRATED_VALUES"), "LAB4_SMEM_SPEEDUP_MIN",
+                                    1.5) == 1.25);
+    assert_string_equal(calibration_not_graded(&cal, "gpu_padded_speed_vs_unpadded"),
+                        "LAB4_PADDED_SPEEDUP_MIN");
+    assert_string_equal(calibration_describe(&cal, line, sizeof line), "cal.json");
+    unsetenv("GRADER_CALIBRATED_VALUES");
+}
+
+/* The header's default moved since the file was made: the header's default
+ * grades (the value is not exported, the not-graded verdict not applied),
+ * and the calibration line names each threshold with both defaults. */
+static void cpu_changed_default_uses_the_headers(void **state)
+{
+    (void)state;
+    static calibration cal;
+    char dir[64], path[128], err[400], line[CALIBRATION_LINE_BYTES];
+    double smem = header_default("LAB4_SMEM_SPEEDUP_MIN");
+    /* Through calibration_load and the generated table: only lab 4's smem
+     * threshold was made against another default. */
+    write_file(dir, "nvidia-h100-80gb-hbm3_132sm.json", good_text(smem + 0.25, 0), path);
+    setenv("GRADER_CALIBRATION_DIR", dir, 1);
+    unsetenv("GRADER_CALIBRATION");
+    assert_int_equal(calibration_choose(H100, &cal, err, sizeof err), 0);
+    unsetenv("GRADER_CALIBRATION_DIR");
+    remove_file(dir, path);
+    assert_int_equal(cal.state, CALIBRATION_FILE);
+    assert_int_equal(cal.entries[0].currency, CALIBRATION_OUTDATED);
+    assert_int_equal(cal.entries[1].currency, CALIBRATION_CURRENT);
+    assert_int_equal(calibration_export(&cal), 0);
+    assert_null(getenv("GRADER_CALIBRATED_VALUES")); /* the one graded value is not used */
+    assert_true(calibrated_value_in(getenv("GRADER_CALIBRATED_VALUES"), "LAB4_SMEM_SPEEDUP_MIN",
+                                    smem) == smem);
+    char expected[400];
+    snprintf(expected, sizeof expected,
+             "nvidia-h100-80gb-hbm3_132sm.json; not used for LAB4_SMEM_SPEEDUP_MIN (calibrated "
+             "against the default %g, the header's is now %g, which grades); run make calibrate "
+             "again on this GPU",
+             smem + 0.25, smem);
+    assert_string_equal(calibration_describe(&cal, line, sizeof line), expected);
+
+    /* A not-graded verdict made against an old default is not applied
+     * either, and a threshold no header has any more is named too. */
+    static const calibration_default now[] = {{"LAB4_SMEM_SPEEDUP_MIN", 1.25},
+                                              {"LAB4_PADDED_SPEEDUP_MIN", 1.4}};
+    cal.entries[0].recorded_default = 1.25;
+    cal.entries[1].recorded_default = 1.3;
+    snprintf(cal.entries[0].name, sizeof cal.entries[0].name, "LAB4_RENAMED_MIN");
+    calibration_compare_defaults(&cal, now, 2);
+    assert_int_equal(cal.entries[0].currency, CALIBRATION_NO_MACRO);
+    assert_int_equal(cal.entries[1].currency, CALIBRATION_OUTDATED);
+    assert_null(calibration_not_graded(&cal, "gpu_padded_speed_vs_unpadded"));
+    assert_int_equal(calibration_export(&cal), 0);
+    assert_null(getenv("GRADER_CALIBRATED_VALUES"));
+    assert_string_equal(calibration_describe(&cal, line, sizeof line),
+                        "nvidia-h100-80gb-hbm3_132sm.json; not used for LAB4_RENAMED_MIN (no "
+                        "rubric header has it now), LAB4_PADDED_SPEEDUP_MIN (calibrated against "
+                        "the default 1.3, the header's is now 1.4, which grades); run make "
+                        "calibrate again on this GPU");
+}
+
 static void cpu_json_reader_walks_members(void **state)
 {
     (void)state;
@@ -286,6 +401,9 @@ static const grader_test tests[] = {
     TEST(cpu_file_for_another_gpu_is_refused),
     TEST(cpu_file_chosen_by_gpu_and_environment),
     TEST(cpu_test_processes_get_the_graded_values),
+    TEST(cpu_table_holds_the_headers_defaults),
+    TEST(cpu_same_default_uses_the_calibrated_value),
+    TEST(cpu_changed_default_uses_the_headers),
     TEST(cpu_json_reader_walks_members),
 };
 

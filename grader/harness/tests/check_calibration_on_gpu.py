@@ -8,6 +8,8 @@ Lab 4's solution grader, with a file written here for the GPU it finds:
 - a graded value reaches the test process (the speed test's threshold
   metric is the file's value, not the header's);
 - a malformed file and a file for another GPU stop the grader (exit 2);
+- a threshold made against another default than the header's now grades
+  with the header's default, and the calibration line says so;
 - GRADER_CALIBRATION=none grades with the defaults, and says so.
 
     check_calibration_on_gpu.py build/bin/lab4_check_solution WORKDIR"""
@@ -18,7 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+GRADER_DIR = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(GRADER_DIR / "tools"))
 import calibration_rule as rl  # noqa: E402
 
 
@@ -53,13 +56,15 @@ def main(grader, work):
     folder = work / "calibration"
     folder.mkdir()
     file = rl.calibration_file_name(gpu["name"], gpu["sms"], gpu["memory_gib"])
+    defaults = rl.header_defaults(GRADER_DIR)
+    smem, padded = defaults["LAB4_SMEM_SPEEDUP_MIN"], defaults["LAB4_PADDED_SPEEDUP_MIN"]
     cal = {"schema": rl.CALIBRATION_SCHEMA, "gpu": gpu, "made": {"command": "a test"},
            "thresholds": {
-               "LAB4_SMEM_SPEEDUP_MIN": {"graded": True, "value": 1.25,
+               "LAB4_SMEM_SPEEDUP_MIN": {"graded": True, "value": 1.25, "default": smem,
                                          "tests": ["gpu_smem_speed_vs_naive"]},
-               "LAB4_PADDED_SPEEDUP_MIN": {"graded": False, "value": None, "tests": [
-                   "gpu_padded_speed_vs_unpadded",
-                   "selftest_unpadded_below_padded_threshold"]}}}
+               "LAB4_PADDED_SPEEDUP_MIN": {"graded": False, "value": None, "default": padded,
+                                           "tests": ["gpu_padded_speed_vs_unpadded",
+                                                     "selftest_unpadded_below_padded_threshold"]}}}
     (folder / file).write_text(json.dumps(cal))
     env = {"GRADER_CALIBRATION_DIR": str(folder)}
 
@@ -77,7 +82,19 @@ def main(grader, work):
     status, out, doc = run(grader, work, "graded", "gpu_smem_speed_vs_naive", env)
     threshold = doc["tests"][0]["metrics"].get("threshold", {}).get("value") if doc else None
     expect(status == 0 and threshold == 1.25,
-           "the test process grades with the file's threshold (1.25, not the header's 1.5)", out)
+           f"the test process grades with the file's threshold (1.25, not the header's {smem:g})",
+           out)
+
+    outdated = json.loads(json.dumps(cal))
+    outdated["thresholds"]["LAB4_SMEM_SPEEDUP_MIN"]["default"] = smem + 0.25
+    (folder / file).write_text(json.dumps(outdated))
+    status, out, doc = run(grader, work, "outdated", "gpu_smem_speed_vs_naive", env)
+    threshold = doc["tests"][0]["metrics"].get("threshold", {}).get("value") if doc else None
+    said = (f"not used for LAB4_SMEM_SPEEDUP_MIN (calibrated against the default {smem + 0.25:g}, "
+            f"the header's is now {smem:g}, which grades)")
+    expect(status == 0 and threshold == smem and said in out and said in doc["calibration"]["line"],
+           f"a threshold made against another default grades with the header's ({smem:g}), "
+           "and the calibration line says so", out)
 
     (folder / file).write_text('{"schema": "cuda-labs-calibration/1", ')
     status, out, _ = run(grader, work, "malformed", "gpu_smem_speed_vs_naive", env)

@@ -188,7 +188,7 @@ class CalibratedCurveTest(unittest.TestCase):
 
     def test_file_floor_and_reference_replace_the_defaults(self):
         cal = self.course({"LAB1_IMAGE_COPY_FRACTION_FLOOR": {"value": 0.2, "default": 0.3}},
-                          {"LAB1_IMAGE_COPY_FRACTION_REFERENCE": {"value": 0.7}})
+                          {"LAB1_IMAGE_COPY_FRACTION_REFERENCE": {"value": 0.7, "default": 0.9}})
         self.assertEqual(cal.check_all(), [self.FILE])
         rubric = {"gpu_image_bandwidth": score.SpeedCurve("fraction_of_copy_bandwidth", 0.3, 0.9),
                   "other": score.SpeedCurve("x", 0.5)}
@@ -203,11 +203,44 @@ class CalibratedCurveTest(unittest.TestCase):
         t = score.ReportedTest.from_json({"name": "gpu_image_bandwidth", "status": "fail", "metrics": {
             "fraction_of_copy_bandwidth": {"value": 0.4}, "threshold": {"value": 0.6}}})
         self.assertEqual(score.speed_partial(t, 6, got)[0], 3.0)
+        # Made against the test table's defaults: nothing to say.
+        self.assertEqual(cal.outdated({"lab1": rubric}), [])
+
+    def test_a_floor_made_against_another_default_is_not_used(self):
+        """The header's floor moved from 0.3 to 0.35 since the file was made:
+        the test table's 0.35 grades, the reference (still current) is the
+        file's, and the batch's line names the macro and both defaults."""
+        cal = self.course({"LAB1_IMAGE_COPY_FRACTION_FLOOR": {"value": 0.2, "default": 0.3}},
+                          {"LAB1_IMAGE_COPY_FRACTION_REFERENCE": {"value": 0.7, "default": 0.9}})
+        rubric = {"gpu_image_bandwidth": score.SpeedCurve("fraction_of_copy_bandwidth", 0.35, 0.9)}
+        got = cal.curves(rubric, {"state": "file", "file": self.FILE})
+        self.assertEqual(got["gpu_image_bandwidth"],
+                         score.SpeedCurve("fraction_of_copy_bandwidth", 0.35, 0.7))
+        self.assertEqual(cal.outdated({"lab1": rubric}), [
+            f"calibration {self.FILE}: not used for LAB1_IMAGE_COPY_FRACTION_FLOOR (calibrated "
+            "against the default 0.3, the test table's is now 0.35, which grades); run make "
+            "calibrate again on that GPU"])
+        # Both moved: neither is the file's, and the line names both.
+        rubric = {"gpu_image_bandwidth": score.SpeedCurve("fraction_of_copy_bandwidth", 0.35, 0.95)}
+        self.assertEqual(cal.curves(rubric, {"state": "file", "file": self.FILE}), rubric)
+        line, = cal.outdated({"lab1": rubric})
+        self.assertIn("LAB1_IMAGE_COPY_FRACTION_REFERENCE (calibrated against the default 0.9, "
+                      "the test table's is now 0.95, which grades)", line)
+
+    def test_the_committed_calibrations_record_numbers_as_defaults(self):
+        """Every floor and reference of the course's own files says what it
+        was calibrated against (the batch refuses a file that does not)."""
+        repo = os.path.abspath(os.path.join(os.path.dirname(self.RULES), "..", ".."))
+        self.assertTrue(CalibratedCurves(repo).check_all())
 
     def test_a_file_that_cannot_give_its_curves_is_refused(self):
         for value in ("0.2", -1, float("nan"), True):
-            cal = self.course({"LAB1_IMAGE_COPY_FRACTION_FLOOR": {"value": value}})
+            cal = self.course({"LAB1_IMAGE_COPY_FRACTION_FLOOR": {"value": value, "default": 0.3}})
             with self.assertRaises(CalibrationUnusable, msg=repr(value)):
+                cal.check_all()
+        for default in (None, "0.3", True):  # no default recorded: cannot be compared
+            cal = self.course({"LAB1_IMAGE_COPY_FRACTION_FLOOR": {"value": 0.2, "default": default}})
+            with self.assertRaises(CalibrationUnusable, msg=repr(default)):
                 cal.check_all()
         cal = self.course({})
         with self.assertRaises(CalibrationUnusable):
