@@ -218,10 +218,10 @@ static __device__ __forceinline__ void warp_tile_body(int m, int n, int k, float
      *    product of the two fragments;
      *  - epilogue: sgemm_store4 at S::output(...).
      * Get it right first, with two barriers per step as in stage 3. Then,
-     * for the last tenth of the speed: load the NEXT step's tiles from
-     * global memory into registers before the p loop, and store them into
-     * a second pair of shared buffers after it, with one barrier per step
-     * (handout section 8.1: why that is safe and what it hides).
+     * for more speed: load the NEXT step's tiles from global memory into
+     * registers before the p loop, and store them into a second pair of
+     * shared buffers after it, with one barrier per step (handout section
+     * 8.1: why that is safe, what it hides, how to measure what it gains).
      * (handout sections 8 and 9) */
 }
 
