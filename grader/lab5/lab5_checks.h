@@ -32,6 +32,7 @@ void gpu_first_add_fraction_of_copy(void **state);
 void gpu_warp_shuffle_sums(void **state);
 void gpu_warp_shuffle_fraction_of_copy(void **state);
 void gpu_grid_stride_sums(void **state);
+void gpu_grid_stride_near_int_max(void **state);
 void gpu_grid_stride_fraction_of_copy(void **state);
 /* Self-tests: the yardsticks stay below the thresholds. */
 void selftest_sequential_below_bonus_thresholds(void **state);

@@ -3,6 +3,7 @@
  * floats), the contract on *out, bad input, and speed: stage (3) against
  * the grader's own divergent reduction, and each stage against a
  * device-to-device copy, in one run. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -255,6 +256,127 @@ void gpu_grid_stride_sums(void **state)
     (void)state;
     grader_require_gpu();
     expect_stage_sums(&GRID_STRIDE);
+}
+
+/* ------------------------------------------------ n close to INT_MAX */
+
+/* The contract's n is any int from 1 up, so n may be close to INT_MAX.
+ * Stage (6)'s grid-stride loop is where an int index overflows: counted in
+ * floats, the last pass's index + step passes INT_MAX and wraps to a
+ * negative value, still below n, so the loop reads below `in` (a fault),
+ * goes round again (elements counted twice) or never ends. (Stages (1)-(5)
+ * cannot: their largest index, (blocks - 1) * 256 + 255, is at most
+ * INT_MAX; nor can a loop counting float4s, below 2^29.) One call on
+ * 2^31 - 3 floats (8 GiB), zeros except runs of known integers: at the
+ * start, around 2^29 and 2^30 (where a 32-bit byte offset wraps) and at
+ * 3 * 2^29, and the last KNOWN_TAIL elements (the loop's last pass and the
+ * 0-3 after the last float4). A zero-filled array and a few small uploads
+ * take milliseconds, where a host copy of 8 GiB would take seconds; the
+ * sum is exact in float in any order, so it is compared exactly. The
+ * runner does not run this test on a GPU with less than
+ * LAB5_NEAR_INT_MAX_GIB (not gradable there). */
+enum { KNOWN_RUN = 64, KNOWN_TAIL = 4096 };
+
+typedef struct {
+    size_t start, count;
+} known_run;
+
+void gpu_grid_stride_near_int_max(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const int n = INT_MAX - 2;
+    const size_t bytes = (size_t)n * sizeof(float);
+    /* Free memory is the whole GPU's: no other grader's test beside this. */
+    grader_gpu_exclusive();
+    size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const size_t margin = (size_t)512 << 20;
+    GRADER_CHECK(free_bytes >= bytes + margin,
+                 "the grader could not run lab5_sum_grid_stride with n=%d: it needs %.1f GiB of "
+                 "device memory and only %.1f GiB of %.1f GiB is free. Other processes hold the "
+                 "rest; this says nothing about your code: grade again on an idle GPU.",
+                 n, (double)(bytes + margin) / (1 << 30), (double)free_bytes / (1 << 30),
+                 (double)total_bytes / (1 << 30));
+    const size_t half_gib = (size_t)1 << 29, gib = (size_t)1 << 30;
+    const known_run runs[] = {{0, KNOWN_RUN},
+                              {half_gib - KNOWN_RUN / 2, KNOWN_RUN},
+                              {gib - KNOWN_RUN / 2, KNOWN_RUN},
+                              {3 * half_gib - KNOWN_RUN / 2, KNOWN_RUN},
+                              {(size_t)n - KNOWN_TAIL, KNOWN_TAIL}};
+    enum { RUNS = sizeof runs / sizeof runs[0] };
+    size_t known = 0;
+    for (size_t r = 0; r < RUNS; ++r)
+        known += runs[r].count;
+    /* Integers in [1, 8]: at most 8 * 4352 in all, far below 2^24. */
+    uint64_t seed = grader_seed() + 2000;
+    float *values = grader_malloc(known * sizeof *values);
+    rng_fill_integers(values, known, seed, 1, 8);
+    double ref = 0.0, last_run = 0.0;
+    for (size_t i = 0; i < known; ++i)
+        ref += values[i];
+    for (size_t i = known - KNOWN_TAIL; i < known; ++i)
+        last_run += values[i];
+
+    device_buffer in, out;
+    dbuf_alloc(&in, "in", bytes);
+    dbuf_alloc(&out, "out", sizeof(float));
+    dbuf_poison(&in); /* its guard zones; the payload is set next */
+    CUDA_CHECK(cudaMemset(in.data, 0, bytes));
+    for (size_t r = 0, done = 0; r < RUNS; done += runs[r++].count)
+        CUDA_CHECK(cudaMemcpy((float *)in.data + runs[r].start, values + done,
+                              runs[r].count * sizeof(float), cudaMemcpyHostToDevice));
+    dbuf_poison(&out);
+
+    char call[160];
+    snprintf(call, sizeof call, "lab5_sum_grid_stride(n=%d, close to INT_MAX, seed=%llu)", n,
+             (unsigned long long)seed);
+    static const char OVERFLOW_HINT[] =
+        "With n this close to INT_MAX, an index counted in floats passes INT_MAX in the "
+        "grid-stride loop's last pass: an int wraps to a negative value, which is still below "
+        "n. Keep element indices in 64 bits (size_t) in TODO(5.10)'s loop, or count float4s; "
+        "handout section 8.3.";
+    /* The watchdog's limit: one read of the array at a slow GPU's rate. A
+     * wrapped index that never leaves the loop ends here as a hang naming
+     * the call. */
+    grader_watch(call, grader_call_limit_s((double)bytes, 0.0));
+    lab_status status = (lab_status)GPU_STUDENT_CALL(
+        call, lab5_sum_grid_stride((const float *)in.data, (float *)out.data, n));
+    cudaError_t err = cudaDeviceSynchronize();
+    grader_unwatch();
+    GRADER_CHECK(status == LAB_OK, "%s returned %s: %s", call, lab_status_name(status),
+                 lab_last_error());
+    GRADER_CHECK(err == cudaSuccess, "%s: the kernel failed while running: %s (%s). %s", call,
+                 cudaGetErrorName(err), cudaGetErrorString(err), OVERFLOW_HINT);
+    gpu_expect_guards_intact(&out, call);
+    float got;
+    dbuf_download(&out, &got);
+    if ((double)got != ref) {
+        free(values);
+        GRADER_FAIL("%s: *out = %.9g, expected exactly %.9g: the array is zeros except %zu "
+                    "integers in [1, 8] (runs at the start, around 2^29, 2^30 and 3 * 2^29, "
+                    "and the last %d elements).%s %s",
+                    call, (double)got, ref, known, KNOWN_TAIL,
+                    (double)got == 2.0 * ref ? " It is exactly twice the sum: the loop went "
+                                               "round the array a second time."
+                    : (double)got == ref - last_run ? " The difference is exactly the sum of "
+                                                      "the last run: the loop stopped before "
+                                                      "the end of the array."
+                                                    : "",
+                    OVERFLOW_HINT);
+    }
+    /* `in` is read-only: the known runs must come back as they went in. */
+    float *back = grader_malloc(known * sizeof *back);
+    for (size_t r = 0, done = 0; r < RUNS; done += runs[r++].count)
+        CUDA_CHECK(cudaMemcpy(back + done, (const float *)in.data + runs[r].start,
+                              runs[r].count * sizeof(float), cudaMemcpyDeviceToHost));
+    int unchanged = memcmp(back, values, known * sizeof *back) == 0;
+    free(back);
+    free(values);
+    GRADER_CHECK(unchanged, "%s: the input `in` was modified; inputs are read-only (lab5.h). %s",
+                 call, GRID_STRIDE.hint);
+    dbuf_free(&in);
+    dbuf_free(&out);
 }
 
 /* ----------------------------------------------- the contract on *out */

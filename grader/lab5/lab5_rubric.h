@@ -99,4 +99,9 @@
 #define LAB5_GRID_STRIDE_COPY_FRACTION_FLOOR 0.375
 #define LAB5_GRID_STRIDE_COPY_FRACTION_REFERENCE 0.974
 
+/* gpu_grid_stride_near_int_max's one array of 2^31 - 3 floats takes 8 GiB;
+ * with the CUDA context and a margin, a GPU of less than this many GiB
+ * cannot run it, and the runner records it not gradable there. */
+#define LAB5_NEAR_INT_MAX_GIB 10
+
 #endif

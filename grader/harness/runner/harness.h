@@ -107,6 +107,12 @@ typedef struct {
 #define GRADER_NEEDS_MEMORY(fn, group, points, gate_fn, gib, ...) \
     {#fn, group, GRADER_FN(fn, group), points, 0, #gate_fn, 0, GRADER_NO_CURVE, gib, \
      GRADER_TODOS(__VA_ARGS__)}
+/* The same for a bonus row, without a gate: on a smaller GPU it leaves the
+ * bonus total.
+ *   GRADER_BONUS_NEEDS_MEMORY(gpu_grid_stride_near_int_max, GROUP_GPU, 1, 10) */
+#define GRADER_BONUS_NEEDS_MEMORY(fn, group, points, gib, ...) \
+    {#fn, group, GRADER_FN(fn, group), points, 1, NULL, 0, GRADER_NO_CURVE, gib, \
+     GRADER_TODOS(__VA_ARGS__)}
 /* A speed test with its partial-credit curve (grader_speed_curve):
  *   GRADER_SPEED(gpu_image_bandwidth, GROUP_GPU, 6, "fraction_of_copy_bandwidth",
  *                LAB1_IMAGE_COPY_FRACTION_FLOOR, LAB1_IMAGE_COPY_FRACTION_REFERENCE) */
