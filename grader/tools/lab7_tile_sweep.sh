@@ -4,8 +4,9 @@
 #   grader/tools/lab7_tile_sweep.sh OUTFILE [size] [runs]
 #
 # For each parameter set below, compiles the REFERENCE's warp-tile kernel
-# (solutions/lab7_warp_tiling/warp_tiling.cu) with -DLAB7_WARP_TILE_SWEEP
-# and the set's -DLAB7_WT_* values, links it with grader/lab7/lab7_sweep_main.c,
+# (solutions/lab7_warp_tiling/warp_tiling.cu) with -DLAB7_WARP_TILE_SWEEP,
+# against a copy of lab7.h holding the set's LAB7_WT_* values (the A tile's
+# padding, -DLAB7_WT_A_PAD), links it with grader/lab7/lab7_sweep_main.c,
 # and runs it: stage 4 and cuBLAS FP32 (pedantic, no TF32) timed in the same
 # process at size^3 (default 4096), the result checked against cuBLAS. Sets
 # that break the kernel's divisibility rules are skipped with the reason.
@@ -91,11 +92,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 build() { # index BM BN BK WM WN WNITER TM TN MIN_BLOCKS [A_PAD]
   local i=$1; shift
-  local names=(BM BN BK WM WN WNITER TM TN MIN_BLOCKS) defs=() j
-  for j in 0 1 2 3 4 5 6 7 8; do defs+=("-DLAB7_WT_${names[$j]}=${@:$((j + 1)):1}"); done
-  defs+=("-DLAB7_WT_A_PAD=${10:-0}")
-  "$nvcc" -O3 -std=c++17 -arch=sm_"$arch" -DLAB7_WARP_TILE_SWEEP "${defs[@]}" \
-    -Xptxas -v -I "$repo/common" -I "$repo/labs/lab7_warp_tiling" -I "$repo/grader/lab7" \
+  local names=(BM BN BK WM WN WNITER TM TN MIN_BLOCKS) edits=() j
+  # The contract header with this shape's values in place of the lab's, in
+  # a folder searched before labs/: lab7.h itself knows nothing of sweeps.
+  for j in 0 1 2 3 4 5 6 7 8; do
+    edits+=(-e "s/^#define LAB7_WT_${names[$j]} [0-9]+/#define LAB7_WT_${names[$j]} ${@:$((j + 1)):1}/")
+  done
+  mkdir -p "$work/header$i"
+  sed -E "${edits[@]}" "$repo/labs/lab7_warp_tiling/lab7.h" >"$work/header$i/lab7.h"
+  "$nvcc" -O3 -std=c++17 -arch=sm_"$arch" -DLAB7_WARP_TILE_SWEEP "-DLAB7_WT_A_PAD=${10:-0}" \
+    -Xptxas -v -I "$repo/common" -I "$work/header$i" -I "$repo/labs/lab7_warp_tiling" -I "$repo/grader/lab7" \
     "$repo/solutions/lab7_warp_tiling/warp_tiling.cu" "$repo/grader/lab7/lab7_sweep_main.c" \
     "$repo/grader/lab7/lab7_cublas.c" "$repo/common/lab_status.c" "$repo/common/cuda_check.c" \
     -lcublas -o "$work/sweep$i" >"$work/build$i.log" 2>&1 || echo "build failed" >"$work/failed$i"
