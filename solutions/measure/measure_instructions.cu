@@ -275,7 +275,7 @@ void print_group(const char *title, const Row *rows, int count, double ops, int 
         if (rows[k].ms.median < cheapest)
             cheapest = rows[k].ms.median;
     printf("\n%s\n", title);
-    printf("  %-42s %28s %9s%s\n", "row", "G ops/s median (min .. max)", "time/min",
+    printf("  %-42s %30s %9s%s\n", "row", "G ops/s median (min .. max)", "time/min",
            with_error ? "  max rel. error (x 2^-24)" : "");
     for (int k = 0; k < count; ++k) {
         const stats_summary rate = measure_rate(&rows[k].ms, ops, 1e9);
