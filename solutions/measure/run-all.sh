@@ -16,8 +16,11 @@
 #   [5] lab5-divergence.txt     lab 5: what the modulo costs, what divergence costs
 #   [6] lab7-async-copy.txt     lab 7 section 14: warp tiles fed by cp.async, and split
 #                               K, beside stage 4, the final stage, lab 3 and cuBLAS
+#   [7] instructions.txt        lab 5 section 9: integer % and / by a variable against a
+#                               power of two, float division (IEEE, __fdividef, a*(1/b),
+#                               -use_fast_math) with its accuracy, FP32 against FP64 FMA
 #   run-all.log                 GPU, build, each part's status and time
-# Every part runs whatever the others did, each under a time limit (590 s in
+# Every part runs whatever the others did, each under a time limit (620 s in
 # all); a part that fails (or finds no GPU) says so in one line, and the exit
 # status is non-zero only at the end. Expected: about two minutes on an H100
 # (not yet timed there), most of it Nsight Compute.
@@ -57,7 +60,7 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     say "!! configuring $BUILD failed"
 fi
 for target in measure_lab4_control measure_lab6_order measure_cublas_tf32 lab7_profile_solution \
-              measure_lab5_divergence measure_lab7_async_copy; do
+              measure_lab5_divergence measure_lab7_async_copy measure_instructions; do
   if ! cmake --build "$BUILD" -j "$JOBS" --target "$target" >"$OUT/build.tmp.log" 2>&1; then
     say "!! building $target failed (the part that needs it will fail too):"
     if grep -q "No rule to make target\|unknown target" "$OUT/build.tmp.log"; then
@@ -77,16 +80,16 @@ part() {
   local number=$1 what=$2 file=$3 limit=$4
   shift 4
   local began=$(date +%s) status
-  say "[$number/6] $what -> $OUT/$file"
+  say "[$number/7] $what -> $OUT/$file"
   # bash -c: the command may be one of the functions below (exported).
   timeout --kill-after=10 "$limit" bash -c '"$@"' part "$@" 2>&1 | tee -a "$OUT/$file"
   status=${PIPESTATUS[0]}
   local took=$(( $(date +%s) - began ))
   case $status in
-    0) say "[$number/6] $what: done in $took s" ;;
-    3) say "[$number/6] $what: no CUDA device, nothing measured"; FAILED+=("$number") ;;
-    124|137) say "[$number/6] $what: stopped after the $limit s limit"; FAILED+=("$number") ;;
-    *) say "[$number/6] $what: FAILED (exit status $status) after $took s"; FAILED+=("$number") ;;
+    0) say "[$number/7] $what: done in $took s" ;;
+    3) say "[$number/7] $what: no CUDA device, nothing measured"; FAILED+=("$number") ;;
+    124|137) say "[$number/7] $what: stopped after the $limit s limit"; FAILED+=("$number") ;;
+    *) say "[$number/7] $what: FAILED (exit status $status) after $took s"; FAILED+=("$number") ;;
   esac
 }
 fresh() { : >"$OUT/$1"; }
@@ -146,6 +149,9 @@ part 5 "lab 5 divergence experiment" lab5-divergence.txt 60 "$BUILD/bin/measure_
 
 fresh lab7-async-copy.txt
 part 6 "lab 7 cp.async and split K" lab7-async-copy.txt 90 "$BUILD/bin/measure_lab7_async_copy"
+
+fresh instructions.txt
+part 7 "lab 5 instruction throughput" instructions.txt 30 "$BUILD/bin/measure_instructions"
 
 say "all parts done after $(( $(date +%s) - START )) s; tables in $OUT"
 if [ ${#FAILED[@]} -gt 0 ]; then
