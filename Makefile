@@ -230,8 +230,8 @@ time-solution-lab%: configure
 
 # <<< course only
 # YOUR lab N under compute-sanitizer (grader/tools/sanitize.sh): memcheck on
-# the grader's GPU tests, and racecheck and synccheck for the labs with
-# shared memory (3, 4, 5, 7). Built apart, in $(SANITIZE_BUILD), with
+# the grader's GPU tests, and racecheck and synccheck on the lab's race
+# runner where it has one (labs with shared memory). Built apart, in $(SANITIZE_BUILD), with
 # -lineinfo so findings name file and line. SANITIZE_ARGS replaces the
 # grader's options (default --group gpu), e.g. SANITIZE_ARGS="--only gpu_vector_add".
 SANITIZE_BUILD ?= build-sanitize

@@ -357,10 +357,15 @@ endfunction()
 # add_lab_implementation) is that driver in race mode, over the rows the
 # table marks KERNEL_RACE. RACE_RUNNER race_demo.cu ...: a race runner of
 # its own instead (lab 3's race demo). Either is built as labN_racecheck
-# (labs/) and labN_racecheck_solution (solutions/).
+# (labs/) and labN_racecheck_solution (solutions/). make sanitize-labN runs
+# labN_racecheck under racecheck and synccheck with the arguments in
+# bin/labN_racecheck.args, written here: with RACE_FROM_TABLE, --all (every
+# KERNEL_RACE row at the table's race size, extensions included); with
+# RACE_RUNNER, RACE_ARGS (none by default). A lab with neither has no such
+# file, and make sanitize-labN says that it runs memcheck only.
 function(add_cuda_lab)
   cmake_parse_arguments(LAB "RACE_FROM_TABLE;KERNEL_RESOURCES" "NUMBER;DIR"
-    "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER;CPU_CHECKS;KERNEL_TABLE;KERNEL_LIBRARIES"
+    "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER;RACE_ARGS;CPU_CHECKS;KERNEL_TABLE;KERNEL_LIBRARIES"
     ${ARGN})
   set(lab lab${LAB_NUMBER})
   set(contract_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
@@ -394,6 +399,19 @@ function(add_cuda_lab)
   endif()
   set_property(GLOBAL PROPERTY ${recipe}_RACE_RUNNER ${race_runner})
   set_property(GLOBAL PROPERTY ${recipe}_RACE_FROM_TABLE ${LAB_RACE_FROM_TABLE})
+  if(race_runner)
+    if(LAB_RACE_FROM_TABLE)
+      set(LAB_RACE_ARGS --all)
+    endif()
+    # One argument a line (grader/tools/sanitize.sh reads them so).
+    list(TRANSFORM LAB_RACE_ARGS APPEND "\n" OUTPUT_VARIABLE race_lines)
+    string(CONCAT race_lines "" ${race_lines})
+    file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+    write_if_changed(${PROJECT_BINARY_DIR}/bin/${lab}_racecheck.args "${race_lines}")
+  elseif(LAB_RACE_ARGS)
+    message(FATAL_ERROR "add_cuda_lab(NUMBER ${LAB_NUMBER}): RACE_ARGS without a race runner "
+            "(RACE_FROM_TABLE or RACE_RUNNER)")
+  endif()
   # The helpers: the name on each line of the header that starts a
   # LAB_HOST_DEVICE prototype (gen_calls.py reads the whole prototype and
   # fails the build if it finds other names). A header edit reconfigures.
