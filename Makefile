@@ -26,6 +26,7 @@
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
 #   make skeleton-manifest     after editing a skeleton: grader/skeletons.manifest
+#   make list-variants         every known-wrong variant, what it does and the tests it must fail
 # <<< course only
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -341,6 +342,23 @@ clean:
 dist-student:
 	@test -n "$(OUT)" || { echo "usage: make dist-student OUT=dir" >&2; exit 2; }
 	PYTHON=$(PYTHON) grader/tools/dist-student.sh "$(OUT)"
+
+# Every known-wrong variant (solutions/variants/labN/<name>.cmake,
+# grader/tests/README.md): its name, the first sentence of the comment it
+# opens with, and the tests it FAILS or PASSES. Read from the files, so the
+# list is never behind them.
+.PHONY: list-variants
+list-variants:
+	@for f in solutions/variants/lab[0-9]*/*.cmake; do \
+	  name=$${f#solutions/variants/}; \
+	  awk -v name="$${name%.cmake}" ' \
+	    /^#/ && !body { sub(/^# ?/, ""); said = said (said == "" ? "" : " ") $$0; next } \
+	    { body = 1 } \
+	    match($$0, /(FAILS|PASSES) [A-Za-z0-9_]+/) { t = substr($$0, RSTART, RLENGTH); \
+	      split(t, w, " "); tests = tests (tests == "" ? "" : ", ") tolower(w[1]) " " w[2] } \
+	    END { i = index(said ". ", ". "); if (i) said = substr(said, 1, i); \
+	      print name ": " said; print "    " tests }' "$$f"; \
+	done
 
 # <<< course only
 # What a student hands in: exactly the files the batch grader takes (each
