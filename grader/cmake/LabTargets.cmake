@@ -336,8 +336,8 @@ endfunction()
 # labN.solution.* tests).
 #
 # CPU_CHECKS: the grader sources whose CPU checks call the student's helpers
-# (each LAB_HOST_DEVICE prototype of labN.h, one line from LAB_HOST_DEVICE to
-# the name): the runner compiles them too and replays the calls the test
+# (the LAB_HOST_DEVICE prototypes of labN.h, each with its name on the line
+# LAB_HOST_DEVICE starts): the runner compiles them too and replays the calls the test
 # program recorded (harness/runner/call_log.h), through labN_calls.c, which
 # the build writes from the header (grader/tools/gen_calls.py).
 #
