@@ -27,6 +27,7 @@
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
 #   make skeleton-manifest     after editing a skeleton: grader/skeletons.manifest
 #   make count-lines [REV=x]   lines of code per area and in total (tracked files; lab 8 aside)
+#   make list-variants         every known-wrong variant, what it does and the tests it must fail
 # <<< course only
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -231,8 +232,8 @@ time-solution-lab%: configure
 
 # <<< course only
 # YOUR lab N under compute-sanitizer (grader/tools/sanitize.sh): memcheck on
-# the grader's GPU tests, and racecheck and synccheck for the labs with
-# shared memory (3, 4, 5, 7). Built apart, in $(SANITIZE_BUILD), with
+# the grader's GPU tests, and racecheck and synccheck on the lab's race
+# runner where it has one (labs with shared memory). Built apart, in $(SANITIZE_BUILD), with
 # -lineinfo so findings name file and line. SANITIZE_ARGS replaces the
 # grader's options (default --group gpu), e.g. SANITIZE_ARGS="--only gpu_vector_add".
 SANITIZE_BUILD ?= build-sanitize
@@ -342,6 +343,23 @@ clean:
 dist-student:
 	@test -n "$(OUT)" || { echo "usage: make dist-student OUT=dir" >&2; exit 2; }
 	PYTHON=$(PYTHON) grader/tools/dist-student.sh "$(OUT)"
+
+# Every known-wrong variant (solutions/variants/labN/<name>.cmake,
+# grader/tests/README.md): its name, the first sentence of the comment it
+# opens with, and the tests it FAILS or PASSES. Read from the files, so the
+# list is never behind them.
+.PHONY: list-variants
+list-variants:
+	@for f in solutions/variants/lab[0-9]*/*.cmake; do \
+	  name=$${f#solutions/variants/}; \
+	  awk -v name="$${name%.cmake}" ' \
+	    /^#/ && !body { sub(/^# ?/, ""); said = said (said == "" ? "" : " ") $$0; next } \
+	    { body = 1 } \
+	    match($$0, /(FAILS|PASSES) [A-Za-z0-9_]+/) { t = substr($$0, RSTART, RLENGTH); \
+	      split(t, w, " "); tests = tests (tests == "" ? "" : ", ") tolower(w[1]) " " w[2] } \
+	    END { i = index(said ". ", ". "); if (i) said = substr(said, 1, i); \
+	      print name ": " said; print "    " tests }' "$$f"; \
+	done
 
 # <<< course only
 # What a student hands in: exactly the files the batch grader takes (each

@@ -6,10 +6,12 @@
 # Python3_EXECUTABLE, at the first configure and again whenever it changes.
 # A plain `cmake` without it finds one itself.
 #
-# Without a Python, the graders (make check-labN) still build: students do
-# not need one. The Python tests are still registered, each failing with
-# the reason, so a machine without Python never shows a smaller suite that
-# passes (make test stops before the build in that case anyway).
+# Without a Python, a student copy's compiled graders (make check-labN)
+# still build: students do not need one. Graders built from their sources
+# do (grader/tools/gen_calls.py writes each lab's labN_calls.c): that step
+# fails with the reason below. The Python tests are still registered, each
+# failing with the reason, so a machine without Python never shows a
+# smaller suite that passes (make test stops before the build anyway).
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   set(COURSE_PYTHON ${Python3_EXECUTABLE})

@@ -60,12 +60,12 @@ endfunction()
 
 # Lab N's recipe, as add_cuda_lab keeps it in the global properties
 # CUDA_LAB<N>_*, read into variables of the caller: contract_dir, grader,
-# libraries, race_runner, race_from_table, calls, cpu_checks and
+# libraries, race_runner, race_from_table, helpers, calls, cpu_checks and
 # kernel_resources.
 macro(read_lab_recipe number)
   foreach(pair contract_dir=CONTRACT_DIR grader=GRADER libraries=GRADER_LIBRARIES
-          race_runner=RACE_RUNNER race_from_table=RACE_FROM_TABLE calls=CALLS
-          cpu_checks=CPU_CHECKS kernel_resources=KERNEL_RESOURCES)
+          race_runner=RACE_RUNNER race_from_table=RACE_FROM_TABLE helpers=HELPERS
+          calls=CALLS cpu_checks=CPU_CHECKS kernel_resources=KERNEL_RESOURCES)
     string(REPLACE "=" ";" pair "${pair}")
     list(GET pair 0 variable)
     list(GET pair 1 property)
@@ -81,16 +81,29 @@ endmacro()
 # to be compiled again for each, and a variant costs the compile of its own
 # source. Called by add_cuda_lab, in the lab's folder; the objects:
 #   labN_grader_tests_objects   the checks (GRADER_TESTS) and the recording
-#                               helpers (CALLS): the test program's
+#                               helpers (labN_calls.c): the test program's
 #   labN_grader_runner_objects  the test table (GRADER_RUNNER), with the CPU
 #                               checks and the replaying helpers where the
-#                               lab has CALLS: the runner's
+#                               header declares helpers: the runner's
 #   labN_race_runner_objects    the race runner's, where the lab has one
 # They are compiled against the contract (labs/labN_*/labN.h, the same
 # header for every implementation) and the grader's libraries' headers.
 function(add_lab_grader_objects number)
   read_lab_recipe(${number})
   set(lab lab${number})
+
+  if(helpers)
+    # labN_calls.c, the recorded helper calls (harness/runner/call_log.h),
+    # generated from the header into the build folder; the generator checks
+    # that its wrappers are the helpers add_cuda_lab wraps. One target
+    # makes it, so the two object libraries never write it at once.
+    add_custom_command(OUTPUT ${calls}
+      COMMAND ${COURSE_PYTHON} ${GRADER_SOURCE_DIR}/tools/gen_calls.py
+              ${contract_dir}/${lab}.h ${calls} ${helpers}
+      DEPENDS ${contract_dir}/${lab}.h ${GRADER_SOURCE_DIR}/tools/gen_calls.py
+      COMMENT "Writing ${lab}_calls.c from ${lab}.h (grader/tools/gen_calls.py)" VERBATIM)
+    add_custom_target(${lab}_calls DEPENDS ${calls})
+  endif()
 
   # The include path the programs had when each compiled these sources
   # itself: the contract first (as the student's library gives it), then
@@ -102,6 +115,9 @@ function(add_lab_grader_objects number)
   target_link_libraries(${tests} PRIVATE labs_common ${libraries} lab_grader_harness)
   target_compile_definitions(${tests} PRIVATE GRADER_TESTS)
   cuda_labs_warnings(${tests})
+  if(helpers)
+    add_dependencies(${tests} ${lab}_calls)
+  endif()
 
   set(runner ${lab}_grader_runner_objects)
   set(table ${grader})
@@ -111,6 +127,7 @@ function(add_lab_grader_objects number)
     # The CPU checks, against the replaying helpers: the runner judges them.
     target_sources(${runner} PRIVATE ${cpu_checks} ${calls})
     target_compile_definitions(${runner} PRIVATE GRADER_RUNNER_HAS_CPU_CHECKS)
+    add_dependencies(${runner} ${lab}_calls)
     # A file may hold GPU tests beside its CPU ones: the runner's table names
     # no GPU test function, so the linker drops them (--gc-sections, on the
     # runner's link), and with them their calls into the student's entry
@@ -247,15 +264,10 @@ function(add_lab_implementation)
                  $<TARGET_OBJECTS:${names}>)
   target_link_libraries(${tests_program} PRIVATE ${IMPL_LIBRARY} ${libraries}
                         lab_grader_harness)
-  if(calls)
-    # The checks' calls to the student's helpers go through the recording
-    # wrappers (harness/call_log.h, compiled with the checks).
-    file(STRINGS ${calls} logged REGEX "CALL_LOGGED\\(")
-    foreach(line ${logged})
-      string(REGEX MATCH "CALL_LOGGED\\(([a-z0-9_]+)\\)" found "${line}")
-      target_link_options(${tests_program} PRIVATE "LINKER:--wrap=${CMAKE_MATCH_1}")
-    endforeach()
-  endif()
+  # The checks' calls to the student's helpers go through the recording
+  # wrappers (labN_calls.c, compiled with the checks): -Wl,--wrap=<helper>.
+  list(TRANSFORM helpers PREPEND "LINKER:--wrap=" OUTPUT_VARIABLE wraps)
+  target_link_options(${tests_program} PRIVATE ${wraps})
   # <test program>.symbols: the student library's symbols, from which the
   # harness tells the student's kernels from a library's or the grader's
   # (harness/launch_watch.h). The batch grader writes the same file.
@@ -310,8 +322,8 @@ endfunction()
 # add_cuda_lab(NUMBER 1 DIR lab1_indexing SOURCES indexing.cu
 #              GRADER a.c ... BASELINES baselines.cu
 #              [LIBRARIES grader_helpers ...])
-# (called from grader/labN/CMakeLists.txt: GRADER, BASELINES, RACE_RUNNER,
-# CALLS and CPU_CHECKS are relative to that folder) builds the student's
+# (called from grader/labN/CMakeLists.txt: GRADER, BASELINES, RACE_RUNNER
+# and CPU_CHECKS are relative to that folder) builds the student's
 # library (labs/), the reference (solutions/), the baselines, and the
 # grader twice: labN_check and labN_check_solution, from the one set of
 # grader objects add_lab_grader_objects compiles.
@@ -322,6 +334,12 @@ endfunction()
 # In a student copy (make dist-student) solutions/ is absent: then only the
 # student's side exists (no labN_solutions, labN_check_solution or
 # labN.solution.* tests).
+#
+# CPU_CHECKS: the grader sources whose CPU checks call the student's helpers
+# (the LAB_HOST_DEVICE prototypes of labN.h, each with its name on the line
+# LAB_HOST_DEVICE starts): the runner compiles them too and replays the calls the test
+# program recorded (harness/runner/call_log.h), through labN_calls.c, which
+# the build writes from the header (grader/tools/gen_calls.py).
 #
 # KERNEL_TABLE labN_kernels.c ...: the lab's kernel table (support/
 # kernel_table.h) and the grader sources it needs; with the one driver
@@ -339,10 +357,15 @@ endfunction()
 # add_lab_implementation) is that driver in race mode, over the rows the
 # table marks KERNEL_RACE. RACE_RUNNER race_demo.cu ...: a race runner of
 # its own instead (lab 3's race demo). Either is built as labN_racecheck
-# (labs/) and labN_racecheck_solution (solutions/).
+# (labs/) and labN_racecheck_solution (solutions/). make sanitize-labN runs
+# labN_racecheck under racecheck and synccheck with the arguments in
+# bin/labN_racecheck.args, written here: with RACE_FROM_TABLE, --all (every
+# KERNEL_RACE row at the table's race size, extensions included); with
+# RACE_RUNNER, RACE_ARGS (none by default). A lab with neither has no such
+# file, and make sanitize-labN says that it runs memcheck only.
 function(add_cuda_lab)
   cmake_parse_arguments(LAB "RACE_FROM_TABLE;KERNEL_RESOURCES" "NUMBER;DIR"
-    "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER;CALLS;CPU_CHECKS;KERNEL_TABLE;KERNEL_LIBRARIES"
+    "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER;RACE_ARGS;CPU_CHECKS;KERNEL_TABLE;KERNEL_LIBRARIES"
     ${ARGN})
   set(lab lab${LAB_NUMBER})
   set(contract_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
@@ -376,8 +399,34 @@ function(add_cuda_lab)
   endif()
   set_property(GLOBAL PROPERTY ${recipe}_RACE_RUNNER ${race_runner})
   set_property(GLOBAL PROPERTY ${recipe}_RACE_FROM_TABLE ${LAB_RACE_FROM_TABLE})
-  list(TRANSFORM LAB_CALLS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE calls)
+  if(race_runner)
+    if(LAB_RACE_FROM_TABLE)
+      set(LAB_RACE_ARGS --all)
+    endif()
+    # One argument a line (grader/tools/sanitize.sh reads them so).
+    list(TRANSFORM LAB_RACE_ARGS APPEND "\n" OUTPUT_VARIABLE race_lines)
+    string(CONCAT race_lines "" ${race_lines})
+    file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+    write_if_changed(${PROJECT_BINARY_DIR}/bin/${lab}_racecheck.args "${race_lines}")
+  elseif(LAB_RACE_ARGS)
+    message(FATAL_ERROR "add_cuda_lab(NUMBER ${LAB_NUMBER}): RACE_ARGS without a race runner "
+            "(RACE_FROM_TABLE or RACE_RUNNER)")
+  endif()
+  # The helpers: the name on each line of the header that starts a
+  # LAB_HOST_DEVICE prototype (gen_calls.py reads the whole prototype and
+  # fails the build if it finds other names). A header edit reconfigures.
+  file(STRINGS ${contract_dir}/${lab}.h declared REGEX "^LAB_HOST_DEVICE ")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${contract_dir}/${lab}.h)
+  set(helpers "")
+  set(calls "")
+  foreach(line ${declared})
+    if(line MATCHES "(${lab}_[A-Za-z0-9_]+)[ \t]*\\(")
+      list(APPEND helpers ${CMAKE_MATCH_1})
+      set(calls ${CMAKE_CURRENT_BINARY_DIR}/${lab}_calls.c)
+    endif()
+  endforeach()
   list(TRANSFORM LAB_CPU_CHECKS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ OUTPUT_VARIABLE cpu_checks)
+  set_property(GLOBAL PROPERTY ${recipe}_HELPERS ${helpers})
   set_property(GLOBAL PROPERTY ${recipe}_CALLS ${calls})
   set_property(GLOBAL PROPERTY ${recipe}_CPU_CHECKS ${cpu_checks})
   set_property(GLOBAL PROPERTY ${recipe}_KERNEL_RESOURCES ${LAB_KERNEL_RESOURCES})

@@ -166,6 +166,14 @@ function(add_prebuilt_program name sources lab_dir)
   if("CUDA::cupti" IN_LIST PREBUILT_${name}_SYSTEM)
     target_link_options(${name} PRIVATE "LINKER:-rpath,$<TARGET_FILE_DIR:CUDA::cupti>")
   endif()
+  if(DEFINED PREBUILT_${name}_RUN_ARGS)
+    # The race runner's arguments for make sanitize-labN, as the course's
+    # build writes them (LabTargets.cmake, add_cuda_lab).
+    list(TRANSFORM PREBUILT_${name}_RUN_ARGS APPEND "\n" OUTPUT_VARIABLE lines)
+    string(CONCAT lines "" ${lines})
+    file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+    write_if_changed(${PROJECT_BINARY_DIR}/bin/${name}.args "${lines}")
+  endif()
   if(name MATCHES "_tests$")
     # The student library's symbols, beside the test program (LabTargets.cmake).
     add_custom_command(TARGET ${name} POST_BUILD

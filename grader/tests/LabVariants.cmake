@@ -28,6 +28,13 @@ function(add_lab_variant relative_path)
   if(NOT EXISTS ${variant_file})
     message(FATAL_ERROR "add_lab_variant: ${variant_file} does not exist")
   endif()
+  # A variant says what it is in the comment it opens with: the list of
+  # variants is made from those comments (make list-variants).
+  file(STRINGS ${variant_file} first_line LIMIT_COUNT 1)
+  if(NOT first_line MATCHES "^# [^ ]")
+    message(FATAL_ERROR "${variant_file} must open with a comment saying what mistake it "
+            "makes (its first sentence is what make list-variants prints)")
+  endif()
   include(${variant_file})
   if(NOT variant_defined)
     message(FATAL_ERROR "${variant_file} must call lab_variant(...) once")

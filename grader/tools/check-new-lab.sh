@@ -8,8 +8,8 @@
 # for the next free lab number (8 while there are seven labs) and checks
 # that the lab it makes needs nothing else to be a lab:
 #   - the course's consistency checks pass with it (TODOs in step with the
-#     handout's table, labN_calls.c generated, skeletons.manifest, given
-#     code equal in skeleton and solution, the handouts' numbers);
+#     handout's table, skeletons.manifest, given code equal in skeleton and
+#     solution, the handouts' numbers);
 #   - the copy configures, and the lab's two graders and its kernel driver
 #     build (only those targets, for one GPU architecture, to keep the
 #     test short), and its kernel table lists (labN.kernel_table_lists);
@@ -58,7 +58,7 @@ changed=$(diff <(echo "$before") <(echo "$after") | sed -n 's/^[<>] [0-9a-f]*  /
 $(diff <(echo "$said") <(echo "$changed") || true)"
 for f in labs/${lab}_example/$lab.h labs/${lab}_example/example.cu \
   solutions/${lab}_example/example.cu grader/$lab/CMakeLists.txt grader/$lab/${lab}_grader.c \
-  grader/$lab/${lab}_calls.c handouts/$lab-example.md; do
+  handouts/$lab-example.md; do
   grep -qxF "$f" <<<"$changed" || fail "new-lab.sh did not make $f"
 done
 grep -q "labs/${lab}_example/example.cu" "$copy/grader/skeletons.manifest" ||
@@ -71,8 +71,6 @@ sed 's/^/  /' <<<"$changed"
 tools=$copy/grader/tools
 "$python" "$tools/check_todos.py" "$copy" --strict >"$work/docs.log" 2>&1 ||
   fail "check_todos.py --strict fails on the new lab; see $work/docs.log"
-"$python" "$tools/gen_calls.py" "$copy" --check >>"$work/docs.log" 2>&1 ||
-  fail "gen_calls.py --check fails on the new lab; see $work/docs.log"
 "$python" "$tools/skeleton_manifest.py" --check --root "$copy" >>"$work/docs.log" 2>&1 ||
   fail "skeleton_manifest.py --check fails on the new lab; see $work/docs.log"
 "$python" "$tools/check_given_code.py" --root "$copy" >>"$work/docs.log" 2>&1 ||
@@ -120,9 +118,9 @@ grep -q "TODO($n.1) ${lab}_element_index" "$work/skeleton.log" ||
   fail "the skeleton's failure does not name TODO($n.1); see $work/skeleton.log"
 
 "$python" "$tools/check_runner_boundary.py" "${NM:-nm}" \
-  "$build/bin/${lab}_check" "$build/bin/${lab}_check_tests.symbols" "$copy/grader/$lab/${lab}_calls.c" -- \
+  "$build/bin/${lab}_check" "$build/bin/${lab}_check_tests.symbols" "$build/grader/$lab/${lab}_calls.c" -- \
   "$build/bin/${lab}_check_solution" "$build/bin/${lab}_check_solution_tests.symbols" \
-  "$copy/grader/$lab/${lab}_calls.c" >"$work/boundary.log" 2>&1 ||
+  "$build/grader/$lab/${lab}_calls.c" >"$work/boundary.log" 2>&1 ||
   fail "the new lab's runners hold student code; see $work/boundary.log"
 
 echo "PASS: new-lab.sh $n example made a lab that passes the course's checks, builds," \

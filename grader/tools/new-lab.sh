@@ -8,11 +8,12 @@
 #   solutions/labN_TOPIC/     TOPIC.cu, the same file solved
 #   grader/labN/              CMakeLists.txt, the test table, the checks, the
 #                             rubric, the kernel table (make time-labN,
-#                             make profile-labN) and labN_calls.c
-#                             (grader/tools/gen_calls.py)
+#                             make profile-labN)
 #   handouts/labN-TOPIC.md    (underscores become hyphens)
 # and regenerates the one central file derived from the labs,
-# grader/skeletons.manifest (skeleton_manifest.py). Everything else finds a
+# grader/skeletons.manifest (skeleton_manifest.py); the build writes the
+# CPU checks' recorded helper calls (labN_calls.c) from labN.h itself
+# (grader/tools/gen_calls.py). Everything else finds a
 # lab by its folder (CMake, the Makefile, the batch grader, the docs
 # checks). The central lists that still name every lab by hand are printed
 # at the end as a checklist. The templates are grader/tools/new_lab/*.in, and
@@ -44,7 +45,7 @@ templates=$repo/grader/tools/new_lab
 # under solutions/ with every other answer: a student copy has neither.
 answer_templates=$repo/solutions/new_lab
 python=${PYTHON:-python3}
-"$python" -c '' 2>/dev/null || die "Python 3 is needed (gen_calls.py, skeleton_manifest.py); found no $python"
+"$python" -c '' 2>/dev/null || die "Python 3 is needed (skeleton_manifest.py); found no $python"
 
 lab=lab$number
 dir=${lab}_$topic
@@ -92,12 +93,8 @@ render gpu_checks.c.in "grader/$lab/${lab}_gpu_checks.c"
 render kernels.c.in "grader/$lab/${lab}_kernels.c"
 render handout.md.in "handouts/$handout"
 
-# Derived from the labs, so generated rather than written: the CPU checks'
-# recording helpers from labN.h, and the manifest make submit compares a
-# student's files with.
-"$python" "$repo/grader/tools/gen_calls.py" "$repo" --write >/dev/null
-[ -f "$repo/grader/$lab/${lab}_calls.c" ] || die "gen_calls.py wrote no grader/$lab/${lab}_calls.c"
-created+=("grader/$lab/${lab}_calls.c")
+# Derived from the labs, so generated rather than written: the manifest
+# make submit compares a student's files with.
 "$python" "$repo/grader/tools/skeleton_manifest.py" --write --root "$repo" >/dev/null
 
 echo "new-lab: lab $number ($dir) created:"
@@ -114,9 +111,7 @@ central lists that name every lab):
   [ ] replace the placeholder exercise with the lab's own: labs/$dir/,
       solutions/$dir/ (given code byte for byte as in the skeleton),
       grader/$lab/ (tests, checks, failure messages naming TODO and section),
-      handouts/$handout; after editing $lab.h run
-      grader/tools/gen_calls.py . --write, after editing the skeleton
-      make skeleton-manifest
+      handouts/$handout; after editing the skeleton make skeleton-manifest
   [ ] solutions/variants/$lab/*.cmake: at least six known-wrong variants; after a
       GPU run of ctest -L variant, their rows in grader/tests/outcomes.tsv
       (grader/tools/outcome_table.py)

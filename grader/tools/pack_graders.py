@@ -26,7 +26,8 @@ student's own library, without a line of grader source:
     order (the student's library, an answer library and a toolkit or system
     library by name, for the copy's own: CUDA::cupti, CUDA::cublas, CMocka)
     and its link options (the CPU checks' --wrap, the runner's --gc-sections),
-    read by grader/cmake/PrebuiltGraders.cmake;
+    and for a race runner the arguments make sanitize-labN gives it
+    (bin/labN_racecheck.args), read by grader/cmake/PrebuiltGraders.cmake;
   - build-info.cmake: the toolkit, the sonames of CUPTI, cuBLAS and CMocka,
     and the glibc and libstdc++ versions the programs need (the highest
     GLIBC_ and GLIBCXX_ symbol versions of the linked programs), which the
@@ -217,7 +218,14 @@ def pack(build, out, answer_libraries, numbers, nvcc, archs):
                   f"set(PREBUILT_{name}_OBJECTS {cmake_list(groups)})",
                   f"set(PREBUILT_{name}_LIBRARIES {cmake_list(items)})",
                   f"set(PREBUILT_{name}_SYSTEM {cmake_list(system + TAIL)})",
-                  f"set(PREBUILT_{name}_OPTIONS {cmake_list(options)})", ""]
+                  f"set(PREBUILT_{name}_OPTIONS {cmake_list(options)})"]
+        if name == f"lab{n}_racecheck":
+            args = os.path.join(build, "bin", name + ".args")
+            if not os.path.exists(args):
+                die(f"{args} is missing: configure {build} again")
+            with open(args) as f:
+                lines.append(f"set(PREBUILT_{name}_RUN_ARGS {cmake_list(f.read().splitlines())})")
+        lines.append("")
         binary = os.path.join(build, "bin", name)
         if os.path.exists(binary):
             built.append(binary)

@@ -3,11 +3,13 @@
 # information (-lineinfo) so that each finding names a file and line.
 #   grader/tools/sanitize.sh N BUILD_DIR [grader options]
 # memcheck (out-of-bounds and misaligned accesses) on the lab's GPU tests;
-# for the labs with shared memory (3, 4, 5, 7) also racecheck (shared-memory
-# races: a missing __syncthreads()) and synccheck (barriers not every thread
-# reaches), on the lab's small race runner (labN_racecheck: each
-# shared-memory kernel once, extensions included; the graded race check
-# runs the same program). The tools slow kernels 10-100 times: a test the
+# for a lab with a race runner (labN_racecheck: each shared-memory kernel
+# once, extensions included; the graded race check runs the same program)
+# also racecheck (shared-memory races: a missing __syncthreads()) and
+# synccheck (barriers not every thread reaches), with the arguments the
+# build wrote beside it, labN_racecheck.args (grader/cmake/LabTargets.cmake,
+# add_cuda_lab: from the lab's kernel table or its RACE_ARGS). A lab without
+# a race runner is said to have none. The tools slow kernels 10-100 times: a test the
 # grader reports as hung or too slow under them is not a finding; narrow
 # the run with SANITIZE_ARGS="--only TEST".
 #
@@ -72,15 +74,16 @@ run() { # tool, then the command
 
 grader=$build/bin/lab${lab}_check
 run memcheck "$grader" "${grader_args[@]}"
-case $lab in
-  3) runner=("$build/bin/lab3_racecheck" --size 64 64 96 --runs 1) ;;
-  4) runner=("$build/bin/lab4_racecheck") ;;
-  5|7) runner=("$build/bin/lab${lab}_racecheck" --all) ;;
-  *) runner=() ;;
-esac
-if [ ${#runner[@]} -gt 0 ]; then
-  run racecheck "${runner[@]}"
-  run synccheck "${runner[@]}"
+race=$build/bin/lab${lab}_racecheck
+if [ -f "$race.args" ]; then
+  mapfile -t race_args <"$race.args"
+  run racecheck "$race" "${race_args[@]}"
+  run synccheck "$race" "${race_args[@]}"
+elif [ -e "$race" ]; then
+  echo "=== $race has no $race.args beside it: configure it again (cmake -S . -B $build)" >&2
+  status=1
+else
+  echo "=== lab $lab has no race runner (no shared-memory kernels to check): racecheck and synccheck not run"
 fi
 [ $status -eq 0 ] && echo "=== sanitize-lab$lab: no findings"
 exit $status
