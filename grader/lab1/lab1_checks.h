@@ -23,11 +23,11 @@ void cpu_voxel_offset_coverage_and_layout(void **state);
 void cpu_volume_grid_covers_volume(void **state);
 void cpu_grid_stride_coverage(void **state);
 void cpu_warp_and_lane(void **state);
-/* TODO(1.11) (lab1_stride_checks.c). */
+/* TODO(1.6) (lab1_stride_checks.c). */
 void cpu_strided_sectors(void **state);
 
 /* Cascades: the launches use lab1_blocks_for (TODO(1.2)) and the grids
- * (TODO(1.5), (1.8)). When the helper is wrong for these sizes, one
+ * (TODO(1.5), (1.9)). When the helper is wrong for these sizes, one
  * sentence naming it ("It uses lab1_blocks_for (TODO(1.2)), which is wrong:
  * ... Fix that first ...") goes into `out` and 1 is returned; else 0. */
 int lab1_blame_blocks_for(int n, int block_size, char *out, size_t size);

@@ -13,11 +13,11 @@ static const todo_pointer GLOBAL_INDEX = {"1.1", LAB1_HANDOUT, "2"};
 static const todo_pointer BLOCKS_FOR = {"1.2", LAB1_HANDOUT, "3"};
 static const todo_pointer PIXEL_OFFSET = {"1.4", LAB1_HANDOUT, "4"};
 static const todo_pointer IMAGE_GRID = {"1.5", LAB1_HANDOUT, "4"};
-static const todo_pointer VOXEL_COORDS = {"1.6", LAB1_HANDOUT, "5"};
-static const todo_pointer VOXEL_OFFSET = {"1.7", LAB1_HANDOUT, "5"};
-static const todo_pointer VOLUME_GRID = {"1.8", LAB1_HANDOUT, "5"};
-static const todo_pointer GRID_STRIDE = {"1.9", LAB1_HANDOUT, "6"};
-static const todo_pointer WARP_LANE = {"1.10", LAB1_HANDOUT, "7"};
+static const todo_pointer VOXEL_COORDS = {"1.7", LAB1_HANDOUT, "5"};
+static const todo_pointer VOXEL_OFFSET = {"1.8", LAB1_HANDOUT, "5"};
+static const todo_pointer VOLUME_GRID = {"1.9", LAB1_HANDOUT, "5"};
+static const todo_pointer GRID_STRIDE = {"1.10", LAB1_HANDOUT, "6"};
+static const todo_pointer WARP_LANE = {"1.11", LAB1_HANDOUT, "7"};
 
 
 /* ---------------------------------------------------------- TODO 1.1 */
@@ -294,7 +294,7 @@ void cpu_image_grid_covers_image(void **state)
     }
 }
 
-/* ------------------------------------------------------ TODO 1.6 - 1.8 */
+/* ------------------------------------------------------ TODO 1.7 - 1.9 */
 
 static const int volume_shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {33, 17, 9}, {65, 1, 70},
                                        {3, 130, 5}, {8, 8, 4}};
@@ -310,7 +310,7 @@ void cpu_voxel_coords(void **state)
         lab_dim3 want = sim_dim3(b.x * block.x + t.x, b.y * block.y + t.y, b.z * block.z + t.z);
         lab_dim3 got = lab1_voxel_coords(b, block, t);
         GRADER_CHECK(got.x == want.x && got.y == want.y && got.z == want.z,
-                     "TODO(1.6) lab1_voxel_coords: thread (%d,%d,%d) of block (%d,%d,%d), "
+                     "TODO(1.7) lab1_voxel_coords: thread (%d,%d,%d) of block (%d,%d,%d), "
                      "blocks of %dx%dx%d, returned (%d,%d,%d), expected (%d,%d,%d). Each "
                      "dimension works like the 1D index. See %s, section %s.",
                      t.x, t.y, t.z, b.x, b.y, b.z, block.x, block.y, block.z, got.x, got.y, got.z,
@@ -329,7 +329,7 @@ typedef struct {
 static int visit_volume(const sim_thread *t, void *ctx)
 {
     volume_sim *sim = ctx;
-    /* The grader's own coordinates, so only TODO(1.7) is graded here. */
+    /* The grader's own coordinates, so only TODO(1.8) is graded here. */
     lab_dim3 c = sim_dim3(t->block_idx.x * t->block_dim.x + t->thread_idx.x,
                          t->block_idx.y * t->block_dim.y + t->thread_idx.y,
                          t->block_idx.z * t->block_dim.z + t->thread_idx.z);
@@ -359,7 +359,7 @@ void cpu_voxel_offset_coverage_and_layout(void **state)
         launch_sim_run(grid, block, visit_volume, &sim);
         if (sim.layout_errors) {
             coverage_free(&sim.map);
-            GRADER_FAIL("TODO(1.7) lab1_voxel_offset in a %dx%dx%d volume: voxel (x=%d, y=%d, "
+            GRADER_FAIL("TODO(1.8) lab1_voxel_offset in a %dx%dx%d volume: voxel (x=%d, y=%d, "
                         "z=%d) gave %lld, expected %lld (%d voxels wrong). x varies fastest, "
                         "then y, then z; -1 outside the volume. See %s, section %s.",
                         sim.nx, sim.ny, sim.nz, sim.first_bad.x, sim.first_bad.y,
@@ -383,7 +383,7 @@ void cpu_volume_grid_covers_volume(void **state)
     }
 }
 
-/* ---------------------------------------------------------- TODO 1.9 */
+/* ---------------------------------------------------------- TODO 1.10 */
 
 typedef struct {
     coverage_map map;
@@ -406,7 +406,7 @@ void cpu_grid_stride_coverage(void **state)
     lab_dim3 block = sim_dim3(LAB1_STRIDE_THREADS, 1, 1);
     int step = lab1_grid_stride_step(grid, block);
     GRADER_CHECK(step == LAB1_STRIDE_BLOCKS * LAB1_STRIDE_THREADS,
-                 "TODO(1.9) lab1_grid_stride_step for %d blocks of %d threads returned %d; "
+                 "TODO(1.10) lab1_grid_stride_step for %d blocks of %d threads returned %d; "
                  "with that step %s. See %s, section %s.",
                  LAB1_STRIDE_BLOCKS, LAB1_STRIDE_THREADS, step,
                  step <= 0 ? "the loop never advances (a hang on the GPU)"
@@ -425,7 +425,7 @@ void cpu_grid_stride_coverage(void **state)
     }
 }
 
-/* --------------------------------------------------------- TODO 1.10 */
+/* --------------------------------------------------------- TODO 1.11 */
 
 void cpu_warp_and_lane(void **state)
 {
@@ -442,13 +442,13 @@ void cpu_warp_and_lane(void **state)
                     lab_dim3 t = sim_dim3(x, y, z);
                     int got = lab1_thread_in_block(t, block);
                     GRADER_CHECK(got == want,
-                                 "TODO(1.10) lab1_thread_in_block: thread (%d,%d,%d) of a "
+                                 "TODO(1.11) lab1_thread_in_block: thread (%d,%d,%d) of a "
                                  "%dx%dx%d block returned %d, expected %d: x counts fastest, "
                                  "then y, then z. See %s, section %s.",
                                  x, y, z, block.x, block.y, block.z, got, want, WARP_LANE.handout, WARP_LANE.section);
                     GRADER_CHECK(lab1_warp_of(want) == want / 32 &&
                                      lab1_lane_of(want) == want % 32,
-                                 "TODO(1.10) lab1_warp_of/lab1_lane_of(%d) returned warp %d, "
+                                 "TODO(1.11) lab1_warp_of/lab1_lane_of(%d) returned warp %d, "
                                  "lane %d; expected warp %d, lane %d (a warp is 32 consecutive "
                                  "linear ids). See %s, section %s.",
                                  want, lab1_warp_of(want), lab1_lane_of(want), want / 32,

@@ -36,15 +36,15 @@ static const char HINT_2D[] =
     "Check TODO(1.4) (row from y, column from x, bounds) and TODO(1.5) (the grid), handout "
     "section 4.";
 static const char HINT_3D[] =
-    "Check TODO(1.6)-(1.8): coordinates, offset (x fastest) and grid, handout section 5.";
+    "Check TODO(1.7)-(1.9): coordinates, offset (x fastest) and grid, handout section 5.";
 static const char HINT_STRIDE[] =
-    "Check TODO(1.9): the loop must start at the global index and advance by the whole "
+    "Check TODO(1.10): the loop must start at the global index and advance by the whole "
     "grid's thread count until it passes n, handout section 6.";
 
 /* Where the bounds test of each kernel is taught, for out-of-bounds writes. */
 static const char BOUNDS_1D[] = "TODO(1.3), handout section 3";
 static const char BOUNDS_2D[] = "TODO(1.4), handout section 4";
-static const char BOUNDS_3D[] = "TODO(1.7), handout section 5";
+static const char BOUNDS_3D[] = "TODO(1.8), handout section 5";
 
 /* Whether the classifier's pattern says no more than the comparison's own
  * diagnosis already does. */
@@ -229,7 +229,7 @@ void gpu_volume_depth_scale(void **state)
  * calls and timed calls alike. */
 static const launch_shape STRIDE_SHAPE = {
     {LAB1_STRIDE_THREADS, 1, 1}, {LAB1_STRIDE_BLOCKS, 1, 1},
-    "the given launch of LAB1_STRIDE_BLOCKS x LAB1_STRIDE_THREADS, whatever n is; TODO(1.9) "
+    "the given launch of LAB1_STRIDE_BLOCKS x LAB1_STRIDE_THREADS, whatever n is; TODO(1.10) "
     "and handout section 6 teach the loop that covers the rest"};
 
 void gpu_scale_grid_stride(void **state)
@@ -308,7 +308,7 @@ void gpu_scale_grid_stride_near_int_max(void **state)
     static const char OVERFLOW_HINT[] =
         "With n this close to INT_MAX, i + step passes INT_MAX in the loop's last pass: an int "
         "index wraps to a negative value, which is still below n. Keep the index in 64 bits "
-        "(long long or size_t) in TODO(1.9)'s loop, handout section 6.";
+        "(long long or size_t) in TODO(1.10)'s loop, handout section 6.";
     grader_watch(call, grader_call_limit_s(2.0 * (double)bytes, 0.0));
     lab_status status = (lab_status)GPU_STUDENT_CALL(
         call, lab1_scale_grid_stride(in.data, out.data, factor, n));
@@ -383,7 +383,7 @@ void gpu_whoami(void **state)
             free(got);
             GRADER_FAIL("%s: %zu of %zu records wrong. First at row %d, column %d: got "
                         "block (%d,%d) thread (%d,%d) warp %d lane %d; expected block (%d,%d) "
-                        "thread (%d,%d) warp %d lane %d.%s Check TODO(1.10), handout section 7.",
+                        "thread (%d,%d) warp %d lane %d.%s Check TODO(1.11), handout section 7.",
                         call, wrong, n, row, col, g.block_x, g.block_y, g.thread_x, g.thread_y,
                         g.warp, g.lane, want.block_x, want.block_y, want.thread_x,
                         want.thread_y, want.warp, want.lane,
@@ -620,7 +620,7 @@ static double stride_copy_fraction(int timed, int judge, const char *description
         .hint = "Right values but far too slow: the grid-stride loop must advance by the whole "
                 "grid's thread count (gridDim.x * blockDim.x), so that the threads share the "
                 "array; a loop that advances by blockDim.x makes every block walk the whole "
-                "array. Check TODO(1.9), handout section 6.",
+                "array. Check TODO(1.10), handout section 6.",
         .verify_hint = HINT_STRIDE,
         /* The student's kernel only: a self-test times a baseline here. */
         .shape = timed == LAB1_ROW_GRID_STRIDE ? &STRIDE_SHAPE : NULL};

@@ -12,26 +12,26 @@ static const grader_test tests[] = {
     GRADER_TEST(cpu_pixel_offset_coverage, GROUP_CPU, 5, "1.4"),
     GRADER_TEST(cpu_pixel_offset_layout, GROUP_CPU, 5, "1.4"),        /* x -> column */
     GRADER_TEST(cpu_image_grid_covers_image, GROUP_CPU, 5, "1.5"),
-    GRADER_TEST(cpu_voxel_coords, GROUP_CPU, 5, "1.6"),
-    GRADER_TEST(cpu_voxel_offset_coverage_and_layout, GROUP_CPU, 5, "1.7"),
-    GRADER_TEST(cpu_volume_grid_covers_volume, GROUP_CPU, 5, "1.8"),
-    GRADER_TEST(cpu_grid_stride_coverage, GROUP_CPU, 5, "1.9"),
-    GRADER_TEST(cpu_warp_and_lane, GROUP_CPU, 5, "1.10"),
-    GRADER_TEST(cpu_strided_sectors, GROUP_CPU, 5, "1.11"),
+    GRADER_TEST(cpu_voxel_coords, GROUP_CPU, 5, "1.7"),
+    GRADER_TEST(cpu_voxel_offset_coverage_and_layout, GROUP_CPU, 5, "1.8"),
+    GRADER_TEST(cpu_volume_grid_covers_volume, GROUP_CPU, 5, "1.9"),
+    GRADER_TEST(cpu_grid_stride_coverage, GROUP_CPU, 5, "1.10"),
+    GRADER_TEST(cpu_warp_and_lane, GROUP_CPU, 5, "1.11"),
+    GRADER_TEST(cpu_strided_sectors, GROUP_CPU, 5, "1.6"),
     /* GPU: the kernels. */
     GRADER_TEST(gpu_vector_add, GROUP_GPU, 8, "1.1-1.3"),
     GRADER_TEST(gpu_image_double, GROUP_GPU, 8, "1.4, 1.5"),
-    GRADER_TEST(gpu_volume_depth_scale, GROUP_GPU, 8, "1.6-1.8"),
-    /* The lesson of TODO(1.9) is the stride: a loop that advances by one
+    GRADER_TEST(gpu_volume_depth_scale, GROUP_GPU, 8, "1.7-1.9"),
+    /* The lesson of TODO(1.10) is the stride: a loop that advances by one
      * block also writes the right values (many times over), so the stride is
      * checked by its speed first, and the kernel's correctness points depend
      * on it. */
-    GRADER_TEST(gpu_grid_stride_bandwidth, GROUP_GPU, 4, "1.9"),
-    GRADER_GATED(gpu_scale_grid_stride, GROUP_GPU, 2, gpu_grid_stride_bandwidth, "1.9"),
+    GRADER_TEST(gpu_grid_stride_bandwidth, GROUP_GPU, 4, "1.10"),
+    GRADER_GATED(gpu_scale_grid_stride, GROUP_GPU, 2, gpu_grid_stride_bandwidth, "1.10"),
     /* n close to INT_MAX: the loop's index must not overflow (16 GiB). */
     GRADER_NEEDS_MEMORY(gpu_scale_grid_stride_near_int_max, GROUP_GPU, 2,
-                        gpu_grid_stride_bandwidth, LAB1_NEAR_INT_MAX_GIB, "1.9"),
-    GRADER_TEST(gpu_whoami, GROUP_GPU, 8, "1.10"),
+                        gpu_grid_stride_bandwidth, LAB1_NEAR_INT_MAX_GIB, "1.10"),
+    GRADER_TEST(gpu_whoami, GROUP_GPU, 8, "1.11"),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 4),
     GRADER_SPEED(gpu_image_bandwidth, GROUP_GPU, 6, "fraction_of_copy_bandwidth",
                  LAB1_IMAGE_COPY_FRACTION_FLOOR, LAB1_IMAGE_COPY_FRACTION_REFERENCE, "1.4, 1.5"),

@@ -27,7 +27,7 @@
 #define LAB1_IMAGE_COPY_FRACTION_REFERENCE 0.879
 
 /* The grid-stride kernel (fixed grid of 128 x 256 threads, n = 2^22 + 3)
- * over the copy kernel's bandwidth: it checks TODO(1.9)'s stride (a loop
+ * over the copy kernel's bandwidth: it checks TODO(1.10)'s stride (a loop
  * advancing by blockDim.x is right but walks the whole array per block).
  * H100, 20 runs: reference 0.2936-0.2973, block-stride baseline
  * 0.00336-0.00340. 0.1 is 2.9x under the one and 29x over the other. */

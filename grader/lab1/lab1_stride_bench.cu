@@ -1,5 +1,5 @@
 /* lab1_stride_bench: what misaligned and strided reads cost, measured
- * (handout lab 1, section 4, "Misaligned and strided access"; TODO(1.11)).
+ * (handout lab 1, section 4, "Misaligned and strided access"; TODO(1.6)).
  *
  * Thread i of a 1D launch copies in[offset + i * stride] to out[i], for
  * 2^24 outputs: the reads are misaligned by `offset` floats or spread
@@ -7,7 +7,7 @@
  * (stride 1) and strides 1..32 (offset 0) it prints the time, the useful
  * bandwidth (bytes the program asked for: 4 read + 4 written per output),
  * the sectors per read request predicted by lab1_sectors_per_request (the
- * student's TODO(1.11), or the reference's in the _solution build) and the
+ * student's TODO(1.6), or the reference's in the _solution build) and the
  * efficiency that predicts, 128 / (32 x sectors).
  *
  * Usage: lab1_stride_bench [runs]   (median of `runs` launches, default 21) */

@@ -1,4 +1,4 @@
-/* Lab 1, TODO(1.11): the student's count of sectors per warp request for a
+/* Lab 1, TODO(1.6): the student's count of sectors per warp request for a
  * misaligned or strided read, against the grader's sector counter
  * (grader/support/memory_sectors.h) on the same 32 addresses. Offsets 0..32 and
  * strides 1..32 cover every case the handout's table and the measuring
@@ -31,7 +31,7 @@ void cpu_strided_sectors(void **state)
                 int want = counted_sectors(offset, stride);
                 int got = lab1_sectors_per_request(offset, stride);
                 GRADER_CHECK(got == want,
-                             "TODO(1.11) lab1_sectors_per_request(offset=%d, stride=%d) returned "
+                             "TODO(1.6) lab1_sectors_per_request(offset=%d, stride=%d) returned "
                              "%d; the warp's 32 floats (bytes %d to %lld) touch %d sectors of 32 "
                              "bytes, so %.1f%% of the bytes moved are used. See %s, section 4 "
                              "(Misaligned and strided access).",

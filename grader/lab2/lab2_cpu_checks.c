@@ -12,10 +12,10 @@
 
 static const todo_pointer LAYOUT = {"2.1", LAB2_HANDOUT, "2"};
 static const todo_pointer COALESCING = {"2.1", LAB2_HANDOUT, "6"};
-static const todo_pointer GRID = {"2.2", LAB2_HANDOUT, "3.1"};
+static const todo_pointer GRID = {"2.3", LAB2_HANDOUT, "3.1"};
 
 
-/* The grader's grid: what TODO(2.2) should return. */
+/* The grader's grid: what TODO(2.3) should return. */
 static lab_dim3 expected_grid(int m, int n)
 {
     return sim_dim3(sim_ceil_div(n, LAB2_BLOCK_X), sim_ceil_div(m, LAB2_BLOCK_Y), 1);
@@ -92,7 +92,7 @@ void cpu_threads_cover_c(void **state)
     }
 }
 
-/* ---------------------------------------------------------- TODO 2.2 */
+/* ---------------------------------------------------------- TODO 2.3 */
 
 void cpu_launch_grid_covers_c(void **state)
 {
@@ -106,7 +106,7 @@ void cpu_launch_grid_covers_c(void **state)
             continue;
         int swapped = got.x == sim_ceil_div(m, LAB2_BLOCK_X) &&
                       got.y == sim_ceil_div(n, LAB2_BLOCK_Y);
-        GRADER_FAIL("TODO(2.2) lab2_grid_for(m=%d, n=%d) returned a grid of %dx%dx%d blocks, "
+        GRADER_FAIL("TODO(2.3) lab2_grid_for(m=%d, n=%d) returned a grid of %dx%dx%d blocks, "
                     "expected %dx%dx%d: %s See %s, section %s.",
                     m, n, got.x, got.y, got.z, want.x, want.y, want.z,
                     swapped ? "x must count blocks along the N columns (32 columns per block) "

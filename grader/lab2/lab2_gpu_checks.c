@@ -17,8 +17,8 @@
 
 static const matmul_impl NAIVE = {
     "lab2_matmul_naive", lab2_matmul_naive, 0,
-    "Check TODO(2.1) (row from y, column from x; handout section 2), TODO(2.2) (the grid, "
-    "section 3.1), TODO(2.3) (bounds test and dot product, section 2) and TODO(2.4) (the "
+    "Check TODO(2.1) (row from y, column from x; handout section 2), TODO(2.2) (bounds test "
+    "and dot product, section 2), TODO(2.3) (the grid, section 3.1) and TODO(2.4) (the "
     "launch, section 3.2).",
     "TODO(2.4), handout section 3.3", 0, NULL};
 

@@ -32,7 +32,7 @@
 #define LAB2_SPEEDUP_OVER_UNCOALESCED_FLOOR 1.0
 #define LAB2_SPEEDUP_OVER_UNCOALESCED_REFERENCE 13.6
 
-/* TODO(2.10): the student's median event time over CUPTI's median of the
+/* TODO(2.11): the student's median event time over CUPTI's median of the
  * same launches, at 2048^3. H100, 20 runs (40 ratios): 1.0029-1.0112. The
  * band is wide on the low side (a host that records events late reads
  * short) and far under the 4-7x of timing every run under one pair of

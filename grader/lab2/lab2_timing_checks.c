@@ -34,7 +34,7 @@ void cpu_gflops_worked_cases(void **state)
         double want = 2.0 * cases[i].m * cases[i].n * cases[i].k / (cases[i].ms * 1e6);
         double got = lab2_gflops(cases[i].m, cases[i].n, cases[i].k, cases[i].ms);
         GRADER_CHECK(isfinite(got) && fabs(got - want) <= 1e-9 * want,
-                     "TODO(2.11) lab2_gflops(m=%d, n=%d, k=%d, ms=%g) returned %.9g, expected "
+                     "TODO(2.10) lab2_gflops(m=%d, n=%d, k=%d, ms=%g) returned %.9g, expected "
                      "%.9g GFLOP/s: 2 m n k operations (one multiply and one add per term of "
                      "each dot product) over the time in seconds, over 1e9.%s See %s, section %s.",
                      cases[i].m, cases[i].n, cases[i].k, cases[i].ms, got, want,
@@ -124,7 +124,7 @@ void gpu_timing_rejects_bad_input(void **state)
     lab_status status = lab2_time_naive(p.a.data, p.b.data, p.c.data, 64, 64, 64, 1, 1, &median);
     grader_unwatch();
     GRADER_CHECK(status == LAB_OK && median > 0.0f,
-                 "TODO(2.10) lab2_time_naive on 64x64x64 (1 warm-up, 1 run) returned %s with a "
+                 "TODO(2.11) lab2_time_naive on 64x64x64 (1 warm-up, 1 run) returned %s with a "
                  "median of %g ms: a valid call must return LAB_OK and a positive time (%s). "
                  "See %s, section %s.",
                  lab_status_name(status), median, status == LAB_OK ? "ok" : lab_last_error(),
@@ -154,7 +154,7 @@ void gpu_timing_rejects_bad_input(void **state)
             activity_log log;
             activity_stop(&log);
             activity_log_free(&log);
-            GRADER_FAIL("TODO(2.10) lab2_time_naive(%s) returned %s and %s; bad input must "
+            GRADER_FAIL("TODO(2.11) lab2_time_naive(%s) returned %s and %s; bad input must "
                         "return an error status before anything is launched, and leave "
                         "*median_ms alone. See %s, section %s.",
                         bad[i].what, lab_status_name(status),
@@ -168,7 +168,7 @@ void gpu_timing_rejects_bad_input(void **state)
     activity_log_free(&log);
     timing_problem_free(&p);
     GRADER_CHECK(kernels == 0,
-                 "TODO(2.10) lab2_time_naive launched %zu kernels on bad input; check the "
+                 "TODO(2.11) lab2_time_naive launched %zu kernels on bad input; check the "
                  "arguments before the first launch. See %s, section %s.",
                  kernels, LAB2_HANDOUT, TIMING_SECTION);
 }
@@ -193,14 +193,14 @@ static void expect_timing_matches(timing_problem *p, int warmups, int runs)
     double device_ms = device_median_ms(&log, runs);
     activity_log_free(&log);
 
-    GRADER_CHECK(status == LAB_OK, "TODO(2.10) %s returned %s: %s. See %s, section %s.", call,
+    GRADER_CHECK(status == LAB_OK, "TODO(2.11) %s returned %s: %s. See %s, section %s.", call,
                  lab_status_name(status), lab_last_error(), LAB2_HANDOUT, TIMING_SECTION);
     GRADER_CHECK(stopped == 0 && device_ms > 0.0,
                  "%s: CUPTI did not time the kernels, so the timing cannot be checked. This is "
                  "a problem of the grading machine, not of your code.",
                  call);
     GRADER_CHECK(kernels == (size_t)(warmups + runs),
-                 "TODO(2.10) %s launched %zu kernels; expected %d (%d untimed warm-ups, then %d "
+                 "TODO(2.11) %s launched %zu kernels; expected %d (%d untimed warm-ups, then %d "
                  "timed runs, one lab2_matmul_naive each). See %s, section %s.",
                  call, kernels, warmups + runs, warmups, runs, LAB2_HANDOUT, TIMING_SECTION);
     double ratio = student_ms / device_ms;
@@ -213,7 +213,7 @@ static void expect_timing_matches(timing_problem *p, int warmups, int runs)
                 call, student_ms, lab2_gflops(p->m, p->n, p->k, student_ms), device_ms, ratio);
     GRADER_CHECK(isfinite(ratio) && ratio >= LAB2_TIMING_RATIO_MIN &&
                      ratio <= LAB2_TIMING_RATIO_MAX,
-                 "TODO(2.10) %s: your median is %.4f ms, but the GPU's own record of the same %d "
+                 "TODO(2.11) %s: your median is %.4f ms, but the GPU's own record of the same %d "
                  "timed kernels has a median of %.4f ms (ratio %.3f; %.2f to %.2f passes). %s "
                  "See %s, section %s.",
                  call, student_ms, runs, device_ms, ratio, LAB2_TIMING_RATIO_MIN,

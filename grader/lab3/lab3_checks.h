@@ -16,7 +16,7 @@ void cpu_tile_load_elements(void **state);
 void cpu_thread_tile_grid(void **state);
 void cpu_thread_tile_outputs(void **state);
 void cpu_thread_tile_loads(void **state);
-/* TODO(3.12), occupancy (lab3_occupancy_checks.c). */
+/* TODO(3.2), occupancy (lab3_occupancy_checks.c). */
 void cpu_resident_blocks_worked_cases(void **state);
 void gpu_resident_blocks_match_runtime(void **state);
 /* Static: the build's ptxas report (lab3_static_checks.c). */

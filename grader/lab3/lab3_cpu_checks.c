@@ -11,10 +11,10 @@
 #include "lab3_rubric.h"
 
 static const todo_pointer TILED_GRID = {"3.1", LAB3_HANDOUT, "2.2"};
-static const todo_pointer TILE_LOADS = {"3.2", LAB3_HANDOUT, "4"};
-static const todo_pointer TT_GRID = {"3.8", LAB3_HANDOUT, "8"};
-static const todo_pointer TT_OUTPUTS = {"3.9", LAB3_HANDOUT, "8"};
-static const todo_pointer TT_LOADS = {"3.10", LAB3_HANDOUT, "8"};
+static const todo_pointer TILE_LOADS = {"3.3", LAB3_HANDOUT, "4"};
+static const todo_pointer TT_GRID = {"3.9", LAB3_HANDOUT, "8"};
+static const todo_pointer TT_OUTPUTS = {"3.10", LAB3_HANDOUT, "8"};
+static const todo_pointer TT_LOADS = {"3.11", LAB3_HANDOUT, "8"};
 
 
 static lab_dim3 tt_block(void) { return sim_dim3(LAB3_TT_THREADS_X, LAB3_TT_THREADS_Y, 1); }
@@ -61,7 +61,7 @@ void cpu_tiled_grid_and_phases(void **state)
     }
 }
 
-/* ---------------------------------------------------------- TODO 3.2 */
+/* ---------------------------------------------------------- TODO 3.3 */
 
 typedef struct {
     int which;   /* 0: A, 1: B */
@@ -93,7 +93,7 @@ static void expect_tile_element(int which, int tile, lab_dim3 bi, int phase, lab
     const char *name = which == 0 ? "lab3_tile_a_element" : "lab3_tile_b_element";
     const char *matrix = which == 0 ? "A" : "B";
     int swapped = got.row - (want.row - t.y) == t.x && got.col - (want.col - t.x) == t.y;
-    GRADER_FAIL("TODO(3.2) %s: thread (%d,%d) of block (%d,%d), tile %d, phase %d, stores at "
+    GRADER_FAIL("TODO(3.3) %s: thread (%d,%d) of block (%d,%d), tile %d, phase %d, stores at "
                 "[%d][%d] of the shared tile of %s the element at row %d, column %d of %s; "
                 "expected row %d, column %d. %s See %s, section %s.",
                 name, t.x, t.y, bi.x, bi.y, tile, phase, t.y, t.x, matrix, got.row, got.col,
@@ -135,7 +135,7 @@ void cpu_tile_load_elements(void **state)
                             LAB3_MAX_SECTOR_RATIO, "x must walk along a row of B.", TILE_LOADS);
 }
 
-/* ---------------------------------------------------------- TODO 3.8 */
+/* ---------------------------------------------------------- TODO 3.9 */
 
 void cpu_thread_tile_grid(void **state)
 {
@@ -146,7 +146,7 @@ void cpu_thread_tile_grid(void **state)
         int m = shapes[i][0], n = shapes[i][1];
         lab_dim3 got = lab3_thread_tile_grid(m, n), want = expected_tt_grid(m, n);
         GRADER_CHECK(got.x == want.x && got.y == want.y && got.z == want.z,
-                     "TODO(3.8) lab3_thread_tile_grid(m=%d, n=%d) returned %dx%dx%d blocks, "
+                     "TODO(3.9) lab3_thread_tile_grid(m=%d, n=%d) returned %dx%dx%d blocks, "
                      "expected %dx%dx%d: one block per %dx%d tile of C (x along the columns), "
                      "rounded up. See %s, section %s.",
                      m, n, got.x, got.y, got.z, want.x, want.y, want.z, LAB3_TT_BM, LAB3_TT_BN,
@@ -154,7 +154,7 @@ void cpu_thread_tile_grid(void **state)
     }
 }
 
-/* ---------------------------------------------------------- TODO 3.9 */
+/* ---------------------------------------------------------- TODO 3.10 */
 
 typedef struct {
     coverage_map map;
@@ -212,7 +212,7 @@ void cpu_thread_tile_outputs(void **state)
         memory_sectors_survey(expected_tt_grid(256, n), tt_block(), tt_store_address, &st, 4,
                               &survey);
         GRADER_CHECK(warp_request_distinct(&survey.worst) == warp_request_lanes(&survey.worst),
-                     "TODO(3.9) lab3_thread_tile_output: two threads of warp %d of block (%d,%d) "
+                     "TODO(3.10) lab3_thread_tile_output: two threads of warp %d of block (%d,%d) "
                      "own the same element for output %d. See %s, section %s.",
                      survey.worst_warp, survey.worst_block.x, survey.worst_block.y, i,
                      TT_OUTPUTS.handout, TT_OUTPUTS.section);
@@ -227,7 +227,7 @@ void cpu_thread_tile_outputs(void **state)
     }
 }
 
-/* --------------------------------------------------------- TODO 3.10 */
+/* --------------------------------------------------------- TODO 3.11 */
 
 typedef struct {
     coverage_map map;

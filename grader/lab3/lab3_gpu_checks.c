@@ -17,20 +17,20 @@
 #include "stage_identity.h"
 
 static const char TILED_HINT[] =
-    "Check TODO(3.2) (which element each thread copies, handout section 4), TODO(3.3) (0.0f "
-    "for elements outside A or B, section 6), TODO(3.4) and (3.6) (both barriers, section 5), "
-    "TODO(3.5) (section 7) and TODO(3.7) (the bounds test on the store, section 6).";
+    "Check TODO(3.3) (which element each thread copies, handout section 4), TODO(3.4) (0.0f "
+    "for elements outside A or B, section 6), TODO(3.5) and (3.7) (both barriers, section 5), "
+    "TODO(3.6) (section 7) and TODO(3.8) (the bounds test on the store, section 6).";
 /* When a wrong result is not the same twice (matmul_expect_correct_rerun). */
 static const char TILED_RERUN_HINT[] =
-    "A missing barrier (TODO(3.4) or (3.6): both barriers, handout section 5) is the usual "
-    "cause; so is a tile element that no thread stored in this phase (TODO(3.3): 0.0f outside "
+    "A missing barrier (TODO(3.5) or (3.7): both barriers, handout section 5) is the usual "
+    "cause; so is a tile element that no thread stored in this phase (TODO(3.4): 0.0f outside "
     "A and B, section 6). Run `make sanitize-lab3`: racecheck names the line.";
 static const char THREAD_TILE_RERUN_HINT[] =
-    "A missing barrier (TODO(3.11): one after the stores, one after the inner loop; handout "
+    "A missing barrier (TODO(3.12): one after the stores, one after the inner loop; handout "
     "section 8) is the usual cause; so is a tile element that no thread stored in this phase "
     "(0.0f outside the matrices). Run `make sanitize-lab3`: racecheck names the line.";
 static const char THREAD_TILE_HINT[] =
-    "Check TODO(3.9)-(3.11): outputs, loads (0.0f outside the matrices), both barriers and "
+    "Check TODO(3.10)-(3.12): outputs, loads (0.0f outside the matrices), both barriers and "
     "the bounds test on the stores; handout section 8.";
 
 static lab_status tiled16(const float *a, const float *b, float *c, int m, int n, int k)
@@ -72,7 +72,7 @@ enum { MAX_EDGE_SHAPES = 64 };
 static int ceil_div(int a, int b) { return a / b + (a % b != 0); }
 
 /* A wrong result may come from a helper the launch uses rather than from
- * the kernel: the grid (TODO(3.1) or (3.8)) or the phase count (TODO(3.1)).
+ * the kernel: the grid (TODO(3.1) or (3.9)) or the phase count (TODO(3.1)).
  * The kernel's hint would send the student to the wrong TODO, so when such
  * a helper is wrong on one of the shapes graded, this says which, with the
  * call that shows it (its CPU check fails too). `tile` is the tiled
@@ -95,7 +95,7 @@ static int blame_helpers(int tile, const matmul_shape *shapes, size_t count, cha
                 snprintf(call, sizeof call, "lab3_thread_tile_grid(m=%d, n=%d)", s.m, s.n);
             snprintf(out, size, "The launch uses %s (TODO(%s)), which is wrong: %dx%dx%d "
                      "blocks, expected %dx%dx%d. Fix that first (%s; %s, section %s). ",
-                     call, tile ? "3.1" : "3.8", got.x, got.y, got.z, want.x, want.y, want.z,
+                     call, tile ? "3.1" : "3.9", got.x, got.y, got.z, want.x, want.y, want.z,
                      tile ? "cpu_tiled_grid_and_phases" : "cpu_thread_tile_grid",
                      LAB3_HANDOUT, tile ? "2.2" : "8");
             return 1;
@@ -216,8 +216,8 @@ void gpu_tiled_speed_vs_naive(void **state)
     matmul_speed_spec spec = spec_over_naive(
         &TILED, LAB3_ROW_TILED, LAB3_ROW_TILED, LAB3_TILED_SPEEDUP_MIN, "speedup_over_naive",
         "Each element a block loads into shared memory should serve TILE multiply-adds. "
-        "Check that the loads are one per thread per phase (TODO(3.2), section 4), that the "
-        "inner loop reads only shared memory and is unrolled (TODO(3.5), section 7), and the "
+        "Check that the loads are one per thread per phase (TODO(3.3), section 4), that the "
+        "inner loop reads only shared memory and is unrolled (TODO(3.6), section 7), and the "
         "local-memory note of cpu_tiled_uses_shared_tiles.");
     matmul_speed(&spec, 1, NULL);
 }
@@ -270,7 +270,7 @@ void gpu_tiled_race_free(void **state)
         .lab_number = "3",
         .what = "lab3_matmul_tiled (TILE 32) on 64x64x96",
         .args = args,
-        .fix_hint = "TODO(3.4) and TODO(3.6): one barrier after storing the tiles (read after "
+        .fix_hint = "TODO(3.5) and TODO(3.7): one barrier after storing the tiles (read after "
                     "write), one after the inner loop (write after read), both reached by every "
                     "thread of the block; " LAB3_HANDOUT ", section 5 (the two barriers).",
         .limit_s = RACECHECK_RUN_LIMIT_S,

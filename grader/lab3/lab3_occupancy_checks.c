@@ -1,4 +1,4 @@
-/* Lab 3 occupancy checks (TODO(3.12), handout section 3.1): the student's
+/* Lab 3 occupancy checks (TODO(3.2), handout section 3.1): the student's
  * lab3_resident_blocks on worked cases with an H100's limits (CPU), and on
  * the lab's own compiled kernels against the CUDA runtime's
  * cudaOccupancyMaxActiveBlocksPerMultiprocessor (GPU). */
@@ -79,7 +79,7 @@ void cpu_resident_blocks_worked_cases(void **state)
         const worked_case *c = &CASES[i];
         int got = lab3_resident_blocks(H100_LIMITS, c->block);
         GRADER_CHECK(got == c->blocks,
-                     "TODO(3.12) lab3_resident_blocks with an H100's limits, for blocks of %d "
+                     "TODO(3.2) lab3_resident_blocks with an H100's limits, for blocks of %d "
                      "threads, %d registers per thread and %d bytes of shared memory, returned "
                      "%d; the SM holds %d (%s). See %s, section 3.1.",
                      c->block.threads_per_block, c->block.registers_per_thread,
@@ -141,11 +141,11 @@ void gpu_resident_blocks_match_runtime(void **state)
         int got = lab3_resident_blocks(sm, block);
         grader_metric(kernels[i].metric, runtime_blocks, "blocks");
         grader_note("%s: %d threads, %d registers, %d bytes of shared memory per block; "
-                    "the runtime says %d blocks per SM, TODO(3.12) says %d",
+                    "the runtime says %d blocks per SM, TODO(3.2) says %d",
                     kernels[i].name, threads, attr.numRegs, (int)attr.sharedSizeBytes,
                     runtime_blocks, got);
         GRADER_CHECK(got == runtime_blocks,
-                     "TODO(3.12) lab3_resident_blocks for %s as compiled (%d threads, %d "
+                     "TODO(3.2) lab3_resident_blocks for %s as compiled (%d threads, %d "
                      "registers per thread, %d bytes of shared memory per block) returned %d; "
                      "cudaOccupancyMaxActiveBlocksPerMultiprocessor says %d on this GPU. Work "
                      "the four limits by hand as in %s, section 3.1.",

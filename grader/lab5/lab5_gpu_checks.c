@@ -64,9 +64,9 @@ static const stage_info WARP_SHUFFLE = {
     LAB5_ROW_WARP_SHUFFLE};
 static const stage_info GRID_STRIDE = {
     "lab5_sum_grid_stride", lab5_sum_grid_stride, 0,
-    "Check TODO(5.10): the elements before the first 16-byte boundary and after the last "
+    "Check TODO(5.11): the elements before the first 16-byte boundary and after the last "
     "whole float4, the grid-stride step (all the grid's threads), and the block sum; and "
-    "TODO(5.11), the grid; handout section 8.3.",
+    "TODO(5.10), the grid; handout section 8.3.",
     LAB5_ROW_GRID_STRIDE};
 
 /* The stages' yardstick in the kernel table, stage (1) as the grader wrote
@@ -334,7 +334,7 @@ void gpu_grid_stride_near_int_max(void **state)
     static const char OVERFLOW_HINT[] =
         "With n this close to INT_MAX, an index counted in floats passes INT_MAX in the "
         "grid-stride loop's last pass: an int wraps to a negative value, which is still below "
-        "n. Keep element indices in 64 bits (size_t) in TODO(5.10)'s loop, or count float4s; "
+        "n. Keep element indices in 64 bits (size_t) in TODO(5.11)'s loop, or count float4s; "
         "handout section 8.3.";
     /* The watchdog's limit: one read of the array at a slow GPU's rate. A
      * wrapped index that never leaves the loop ends here as a hang naming
@@ -731,8 +731,8 @@ void gpu_grid_stride_fraction_of_copy(void **state)
     stage_identity_expect_own(&lab_kernel_table, GRID_STRIDE.row);
     measure(&GRID_STRIDE, NULL, LAB5_GRID_STRIDE_COPY_FRACTION_MIN, "fraction_of_copy_bandwidth",
             "Near copy speed needs enough bytes in flight: one wave of blocks filling every SM "
-            "(TODO(5.11)), float4 loads, several independent loads per loop trip, and the "
-            "block's cooperation only once at the end (TODO(5.10)); handout section 8.3.",
+            "(TODO(5.10)), float4 loads, several independent loads per loop trip, and the "
+            "block's cooperation only once at the end (TODO(5.11)); handout section 8.3.",
             1, NULL);
 }
 

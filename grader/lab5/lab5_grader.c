@@ -43,7 +43,7 @@ static const grader_test tests[] = {
     /* n close to INT_MAX: the loop's index must not overflow (8 GiB). Its
      * point came from gpu_grid_stride_sums, which had 3. */
     GRADER_BONUS_NEEDS_MEMORY(gpu_grid_stride_near_int_max, GROUP_GPU, 1, LAB5_NEAR_INT_MAX_GIB,
-                              "5.10"),
+                              "5.11"),
     GRADER_BONUS_SPEED(gpu_grid_stride_fraction_of_copy, GROUP_GPU, 5, "fraction_of_copy_bandwidth",
                        LAB5_GRID_STRIDE_COPY_FRACTION_FLOOR,
                        LAB5_GRID_STRIDE_COPY_FRACTION_REFERENCE),

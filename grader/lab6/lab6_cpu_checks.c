@@ -54,7 +54,7 @@ void cpu_chunk_ranges(void **state)
         expect_chunks(cases[i][0], cases[i][1]);
 }
 
-/* ---------------------------------------------------------- TODO 6.2 */
+/* ---------------------------------------------------------- TODO 6.5 */
 
 static const char *stage_name(lab6_stage s)
 {
@@ -73,7 +73,7 @@ static void expect_order(lab6_order order, int chunks)
         lab6_task got = lab6_issue_step(order, chunks, step);
         int valid = got.stage >= LAB6_STAGE_H2D && got.stage <= LAB6_STAGE_D2H;
         GRADER_CHECK(got.chunk == want.chunk && got.stage == want.stage,
-                     "TODO(6.2) lab6_issue_step(%s, chunks=%d, step=%d) returned chunk %d, %s; "
+                     "TODO(6.5) lab6_issue_step(%s, chunks=%d, step=%d) returned chunk %d, %s; "
                      "expected chunk %d, %s. %s See %s, section 5.",
                      name, chunks, step, got.chunk, valid ? stage_name(got.stage) : "no stage",
                      want.chunk, stage_name(want.stage),
@@ -95,7 +95,7 @@ void cpu_issue_orders(void **state)
         for (int chunk = 0; chunk < 70; ++chunk) {
             int got = lab6_stream_of_chunk(chunk, streams);
             GRADER_CHECK(got == chunk % streams,
-                         "TODO(6.2) lab6_stream_of_chunk(chunk=%d, streams=%d) returned %d, "
+                         "TODO(6.5) lab6_stream_of_chunk(chunk=%d, streams=%d) returned %d, "
                          "expected %d: round robin, so that consecutive chunks land in "
                          "different streams and every stream gets its turn. See %s, section 5.",
                          chunk, streams, got, chunk % streams, LAB6_HANDOUT);

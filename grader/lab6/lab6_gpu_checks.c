@@ -44,24 +44,24 @@ void gpu_pipeline_holds_pinned_streams(void **state)
     grader_metric("streams_created", (double)streams, "streams");
     grader_metric("events_created", (double)events, "events");
     GRADER_CHECK(is_pinned(lab6_pipeline_host_input(p)) && is_pinned(lab6_pipeline_host_output(p)),
-                 "TODO(6.3): after lab6_pipeline_create the host %s buffer is not page-locked "
+                 "TODO(6.2): after lab6_pipeline_create the host %s buffer is not page-locked "
                  "(cudaHostGetFlags does not know it): memory from malloc is pageable, so every "
                  "copy of it is staged by the driver and cannot overlap a kernel. Allocate it "
                  "with cudaMallocHost; %s section 2.",
                  is_pinned(lab6_pipeline_host_input(p)) ? "output" : "input", LAB6_HANDOUT);
     GRADER_CHECK(streams == STREAMS,
-                 "TODO(6.4): lab6_pipeline_create(streams=%d) created %lld stream%s: one "
+                 "TODO(6.3): lab6_pipeline_create(streams=%d) created %lld stream%s: one "
                  "non-default stream per requested stream, created once here and not per run "
                  "(%s section 3).",
                  STREAMS, streams, streams == 1 ? "" : "s", LAB6_HANDOUT);
     GRADER_CHECK(events >= 2,
-                 "TODO(6.4): lab6_pipeline_create created %lld event%s; the pipeline times its "
+                 "TODO(6.3): lab6_pipeline_create created %lld event%s; the pipeline times its "
                  "runs with two (start and stop), created once here (%s section 6).",
                  events, events == 1 ? "" : "s", LAB6_HANDOUT);
     pipeline_close(p, "the pinned-memory and stream check");
 }
 
-/* ------------------------------------------------------ overlap (6.5) */
+/* ------------------------------------------------------ overlap (6.4) */
 
 enum { OVERLAP_N = 1 << 24, OVERLAP_STREAMS = 8, OVERLAP_CHUNKS = 32, OVERLAP_WORK = 1024 };
 
@@ -108,7 +108,7 @@ static void expect_overlap(lab6_pipeline *p, lab6_order order, void *marker,
         (double)OVERLAP_N * sizeof(float),
         1e6 * speed_floor_ms(0.0, 2.0 * OVERLAP_N * (double)OVERLAP_WORK)};
 
-    GRADER_CHECK(status == LAB_OK && err == cudaSuccess, "%s failed: %s. Check TODO(6.5), %s "
+    GRADER_CHECK(status == LAB_OK && err == cudaSuccess, "%s failed: %s. Check TODO(6.4), %s "
                  "section 4.", call, status != LAB_OK ? lab_last_error() : cudaGetErrorString(err),
                  LAB6_HANDOUT);
     GRADER_CHECK(stopped == 0,
@@ -190,15 +190,15 @@ static void expect_case(const run_case *c, uint64_t seed)
         compare_spec spec = {1, n, 0.0, 1e-6, 0};
         compare_result result;
         GRADER_CHECK(compare_floats(out, ref, &spec, &result),
-                     "%s (%s): %s. Check TODO(6.1) (the chunks), TODO(6.5) (offsets, counts and "
-                     "the stream of each stage) and TODO(6.2) (the order); %s sections 4 and 5.",
+                     "%s (%s): %s. Check TODO(6.1) (the chunks), TODO(6.4) (offsets, counts and "
+                     "the stream of each stage) and TODO(6.5) (the order); %s sections 4 and 5.",
                      call, c->why, result.report, LAB6_HANDOUT);
         size_t past = 0;
         for (size_t i = n; i < (size_t)c->capacity; ++i)
             past += !guard_is_poison(out[i]);
         GRADER_CHECK(past == 0,
                      "%s (%s): %zu element%s of the host output past n %s written: the last "
-                     "chunk must end at n (TODO(6.1) and (6.5), %s section 4).",
+                     "chunk must end at n (TODO(6.1) and (6.4), %s section 4).",
                      call, c->why, past, past == 1 ? "" : "s", past == 1 ? "was" : "were",
                      LAB6_HANDOUT);
         GRADER_CHECK(memcmp(in_copy, in, n * sizeof *in) == 0,

@@ -8,11 +8,11 @@
 static const grader_test tests[] = {
     /* CPU: the helpers. */
     GRADER_TEST(cpu_chunk_ranges, GROUP_CPU, 6, "6.1"),
-    GRADER_TEST(cpu_issue_orders, GROUP_CPU, 6, "6.2"),
+    GRADER_TEST(cpu_issue_orders, GROUP_CPU, 6, "6.5"),
     /* GPU. The lesson is the overlap: right results from a pipeline whose
      * copies never overlap its kernels earn none of the correctness points. */
-    GRADER_TEST(gpu_pipeline_holds_pinned_streams, GROUP_GPU, 4, "6.3, 6.4"),
-    GRADER_TEST(gpu_pipeline_overlaps, GROUP_GPU, 8, "6.5"),             /* CUPTI */
+    GRADER_TEST(gpu_pipeline_holds_pinned_streams, GROUP_GPU, 4, "6.2, 6.3"),
+    GRADER_TEST(gpu_pipeline_overlaps, GROUP_GPU, 8, "6.4"),             /* CUPTI */
     GRADER_GATED(gpu_pipeline_correct, GROUP_GPU, 10, gpu_pipeline_overlaps),
     GRADER_TEST(gpu_pipeline_events_time_the_run, GROUP_GPU, 3, "6.6"),
     GRADER_TEST(gpu_pipeline_releases_everything, GROUP_GPU, 4, "6.7"),

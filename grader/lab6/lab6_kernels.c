@@ -94,7 +94,7 @@ static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
      * would then crash instead of saying what is missing. */
     if (!host_in || !lab6_pipeline_host_output(pipe)) {
         printf("%s: not run: lab6_pipeline_create returned LAB_OK without its pinned host "
-               "buffers (TODO(6.3)); run make check-lab6\n", program);
+               "buffers (TODO(6.2)); run make check-lab6\n", program);
         return 0;
     }
     for (int i = 0; i < n; ++i)

@@ -119,7 +119,7 @@ int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
     if (o->h2d == 0 || o->kernels == 0 || o->d2h == 0) {
         snprintf(why, why_size,
                  "the GPU saw %zu H2D copies, %zu kernels and %zu D2H copies: each chunk needs "
-                 "all three, issued into its stream (TODO(6.5), %s section 4)",
+                 "all three, issued into its stream (TODO(6.4), %s section 4)",
                  o->h2d, o->kernels, o->d2h, LAB6_HANDOUT);
         return 0;
     }
@@ -134,7 +134,7 @@ int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
         snprintf(why, why_size,
                  "the host-to-device copies moved %.1f MiB and the device-to-host copies %.1f "
                  "MiB of the %.1f MiB input: every chunk goes to the GPU and comes back "
-                 "(TODO(6.5), %s section 4)",
+                 "(TODO(6.4), %s section 4)",
                  o->h2d_bytes / 1048576.0, o->d2h_bytes / 1048576.0, work->bytes / 1048576.0,
                  LAB6_HANDOUT);
         return 0;
@@ -144,7 +144,7 @@ int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
                  "its kernels ran for %.1f us in all, less than the %.1f us that the run's "
                  "fused multiply-adds (n x work) take at this GPU's FP32 peak: the kernels did "
                  "not do the work, and a result made elsewhere (on the CPU, say) earns nothing "
-                 "here. The kernel stage applies lab6_element to its chunk (TODO(6.5), %s "
+                 "here. The kernel stage applies lab6_element to its chunk (TODO(6.4), %s "
                  "section 4)",
                  o->kernel_ns / 1e3, work->min_kernel_ns / 1e3, LAB6_HANDOUT);
         return 0;
@@ -153,7 +153,7 @@ int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
         snprintf(why, why_size,
                  "every copy and kernel ran in the default stream, which runs them one after "
                  "another (serialised: nothing can overlap); create non-default streams "
-                 "(TODO(6.4)) and issue each chunk into its own (TODO(6.5)); %s sections 3-5",
+                 "(TODO(6.3)) and issue each chunk into its own (TODO(6.4)); %s sections 3-5",
                  LAB6_HANDOUT);
         return 0;
     }
@@ -161,7 +161,7 @@ int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
         snprintf(why, why_size,
                  "%zu of the %zu copies moved pageable host memory (from malloc, not "
                  "cudaMallocHost): the driver stages such a copy through its own pinned buffer "
-                 "and it does not overlap; allocate the host buffers pinned (TODO(6.3), %s "
+                 "and it does not overlap; allocate the host buffers pinned (TODO(6.2), %s "
                  "section 2)",
                  o->pageable, o->h2d + o->d2h, LAB6_HANDOUT);
         return 0;
@@ -170,15 +170,15 @@ int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
         snprintf(why, why_size,
                  "%zu of the %zu copies and kernels ran in the default stream, which waits for "
                  "every other (blocking) stream and makes them wait for it: issue every stage "
-                 "into its chunk's stream (TODO(6.5), %s section 3)",
+                 "into its chunk's stream (TODO(6.4), %s section 3)",
                  o->on_default, total, LAB6_HANDOUT);
         return 0;
     }
     if (o->streams_used < 2) {
         snprintf(why, why_size,
                  "all %zu copies and kernels ran in one stream, which runs them in order: "
-                 "chunk c goes into stream lab6_stream_of_chunk(c, streams) (TODO(6.2) and "
-                 "(6.5), %s section 5)",
+                 "chunk c goes into stream lab6_stream_of_chunk(c, streams) (TODO(6.5) and "
+                 "(6.4), %s section 5)",
                  total, LAB6_HANDOUT);
         return 0;
     }
@@ -186,7 +186,7 @@ int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
         snprintf(why, why_size,
                  "copies overlapped kernels for only %.0f%% of the time they could have (at "
                  "least %.0f%% expected; serialised): is something waiting inside the issue "
-                 "loop (cudaMemcpy, cudaDeviceSynchronize, cudaStreamSynchronize)? TODO(6.5), "
+                 "loop (cudaMemcpy, cudaDeviceSynchronize, cudaStreamSynchronize)? TODO(6.4), "
                  "%s sections 3-5",
                  100.0 * ck, 100.0 * min_copy_kernel, LAB6_HANDOUT);
         return 0;
@@ -195,7 +195,7 @@ int lab6_overlap_judge(const lab6_overlap *o, const lab6_expected_work *work,
         snprintf(why, why_size,
                  "host-to-device and device-to-host copies overlapped for only %.0f%% of the "
                  "time they could have (at least %.0f%% expected): the GPU has a copy engine "
-                 "for each direction; TODO(6.5) and the issue order (TODO(6.2)), %s section 5",
+                 "for each direction; TODO(6.4) and the issue order (TODO(6.5)), %s section 5",
                  100.0 * cc, 100.0 * min_copy_copy, LAB6_HANDOUT);
         return 0;
     }

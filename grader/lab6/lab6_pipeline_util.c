@@ -20,11 +20,11 @@ lab6_pipeline *pipeline_open(int capacity, int streams)
     lab_status status = lab6_pipeline_create(&p, capacity, streams);
     grader_unwatch();
     GRADER_CHECK(status == LAB_OK && p != NULL,
-                 "%s returned %s: %s. Check TODO(6.3) and (6.4), %s sections 2 and 3.", call,
+                 "%s returned %s: %s. Check TODO(6.2) and (6.3), %s sections 2 and 3.", call,
                  lab_status_name(status), lab_last_error(), LAB6_HANDOUT);
     GRADER_CHECK(lab6_pipeline_host_input(p) != NULL && lab6_pipeline_host_output(p) != NULL,
                  "%s: the pipeline's host buffers are NULL (host input %p, output %p): "
-                 "allocate them in TODO(6.3), %s section 2.",
+                 "allocate them in TODO(6.2), %s section 2.",
                  call, (void *)lab6_pipeline_host_input(p), (void *)lab6_pipeline_host_output(p),
                  LAB6_HANDOUT);
     return p;
@@ -64,12 +64,12 @@ void pipeline_run_and_wait(lab6_pipeline *p, int n, int chunks, int work, lab6_o
     cudaError_t err = cudaDeviceSynchronize();
     grader_unwatch();
     GRADER_CHECK(status == LAB_OK,
-                 "%s returned %s: %s. Check TODO(6.5): every call issued there must succeed, "
+                 "%s returned %s: %s. Check TODO(6.4): every call issued there must succeed, "
                  "for empty chunks too (%s sections 4 and 5).",
                  call, lab_status_name(status), lab_last_error(), LAB6_HANDOUT);
     GRADER_CHECK(err == cudaSuccess,
                  "%s: the pipeline's work failed on the GPU: %s. Check the offsets and counts of "
-                 "TODO(6.5) (%s section 4).",
+                 "TODO(6.4) (%s section 4).",
                  call, cudaGetErrorString(err), LAB6_HANDOUT);
 }
 

@@ -252,7 +252,7 @@ static void measure(speed_env *e, int timed, int streams, const timing_plan *pla
     char what[320];
     describe(e, streams, what, sizeof what);
     speed_spec spec = {.ratio_name = ratio_name, .description = what, .threshold = 0,
-                       .verify_hint = "Check TODO(6.5): each call must issue every chunk's "
+                       .verify_hint = "Check TODO(6.4): each call must issue every chunk's "
                                       "three stages again (handout section 4)."};
     timing_guard guard = {prepare, verify, e};
     pipeline_launch student, yardstick;
@@ -329,7 +329,7 @@ static lab6_pipeline *open_graded(speed_env *e)
 static const char SPEED_HINT[] =
     "The copies of one chunk should run while other chunks' kernels and copies do: see the "
     "message of gpu_pipeline_overlaps, and check that nothing in the issue loop waits "
-    "(TODO(6.5)) and that the host buffers are pinned (TODO(6.3)); handout sections 2-5 and 8.";
+    "(TODO(6.4)) and that the host buffers are pinned (TODO(6.2)); handout sections 2-5 and 8.";
 
 /* Measures (and, below the threshold by less than the re-measure band,
  * measures again with twice the runs). */

@@ -106,15 +106,15 @@ int main(int argc, char **argv)
     }
     lab_status created = lab6_pipeline_create(&r.p, r.n, streams);
     if (created != LAB_OK) {
-        fprintf(stderr, "lab6_timeline: lab6_pipeline_create returned %s: %s (TODO(6.3), "
-                        "(6.4)); run make check-lab6\n",
+        fprintf(stderr, "lab6_timeline: lab6_pipeline_create returned %s: %s (TODO(6.2), "
+                        "(6.3)); run make check-lab6\n",
                 lab_status_name(created), lab_last_error());
         return 1;
     }
     /* A skeleton's create succeeds without buffers (as make time-lab6 says). */
     if (!lab6_pipeline_host_input(r.p) || !lab6_pipeline_host_output(r.p)) {
         fprintf(stderr, "lab6_timeline: lab6_pipeline_create returned LAB_OK without its pinned "
-                        "host buffers (TODO(6.3)); run make check-lab6\n");
+                        "host buffers (TODO(6.2)); run make check-lab6\n");
         return 1;
     }
     size_t bytes = (size_t)r.n * sizeof(float);

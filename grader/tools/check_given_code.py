@@ -10,7 +10,7 @@ that were not.
 Each file is cut into pieces at its blank lines at file scope (a blank line
 inside a function, a struct or a comment does not cut). A piece of the
 skeleton is
-  - the student's when a comment in it starts with a TODO (`/* TODO(3.2):`,
+  - the student's when a comment in it starts with a TODO (`/* TODO(3.3):`,
     as check_todos.py defines a TODO): the function the TODO sits in, with
     the comment above it. A TODO comment alone in its piece gives the next
     piece to the student too (the function after it);

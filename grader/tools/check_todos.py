@@ -17,7 +17,7 @@ For every lab folder labs/labN_<topic>/ (found, never listed here):
 
 A TODO is defined by a comment that starts with it (`/* TODO(7.2): ...`,
 `/* TODO(7.1, continued): ...`); other mentions (`... as in TODO(2.4)`,
-`TODO(3.1)-(3.7)`, messages in strings) are references and must name a
+`TODO(3.1)-(3.8)`, messages in strings) are references and must name a
 TODO that is defined. A handout without a TODO table is compared through
 the TODOs its text names, with a note (an error with --strict).
 

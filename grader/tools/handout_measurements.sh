@@ -69,7 +69,7 @@ build/bin/lab1_stride_bench_solution 21 2>&1 | tee -a "$LOG"
 say "=== [C] lab 2 section 5.2: the student's timing against CUPTI"
 build/bin/lab2_check_solution --only gpu_timing_matches_device --verbose 2>&1 | metrics
 
-say "=== [D] lab 3 section 3.1: resident blocks per SM, runtime and TODO(3.12)"
+say "=== [D] lab 3 section 3.1: resident blocks per SM, runtime and TODO(3.2)"
 build/bin/lab3_check_solution --only gpu_resident_blocks_match_runtime --verbose 2>&1 | metrics
 
 say "=== [E] lab 3 section 7: tiled kernel with #pragma unroll 1 on the inner product"

@@ -99,7 +99,7 @@ extern "C" lab_status lab1_image_double(const float *in, float *out, int width, 
 LAB_HOST_DEVICE lab_dim3 lab1_voxel_coords(lab_dim3 block_idx, lab_dim3 block_dim,
                                            lab_dim3 thread_idx)
 {
-    /* TODO(1.6): this thread's (x, y, z) position in the whole 3D grid, one
+    /* TODO(1.7): this thread's (x, y, z) position in the whole 3D grid, one
      * dimension at a time. (handout section 5) */
     lab_dim3 coords = {0, 0, 0};
     return coords;
@@ -107,7 +107,7 @@ LAB_HOST_DEVICE lab_dim3 lab1_voxel_coords(lab_dim3 block_idx, lab_dim3 block_di
 
 LAB_HOST_DEVICE long long lab1_voxel_offset(lab_dim3 coords, int nx, int ny, int nz)
 {
-    /* TODO(1.7): -1 outside the nx x ny x nz volume; otherwise the offset of
+    /* TODO(1.8): -1 outside the nx x ny x nz volume; otherwise the offset of
      * the voxel when x varies fastest, then y, then z. How many voxels does
      * one z-slice hold? (handout section 5) */
     return -1;
@@ -115,7 +115,7 @@ LAB_HOST_DEVICE long long lab1_voxel_offset(lab_dim3 coords, int nx, int ny, int
 
 LAB_HOST_DEVICE lab_dim3 lab1_volume_grid(int nx, int ny, int nz)
 {
-    /* TODO(1.8): the grid of LAB1_VOLUME_BLOCK_X x _Y x _Z blocks that
+    /* TODO(1.9): the grid of LAB1_VOLUME_BLOCK_X x _Y x _Z blocks that
      * covers the volume. (handout section 5) */
     lab_dim3 grid = {1, 1, 1};
     return grid;
@@ -123,7 +123,7 @@ LAB_HOST_DEVICE lab_dim3 lab1_volume_grid(int nx, int ny, int nz)
 
 __global__ void volume_depth_scale_kernel(const float *in, float *out, int nx, int ny, int nz)
 {
-    /* TODO(1.7, continued): with lab1_voxel_coords and lab1_voxel_offset,
+    /* TODO(1.8, continued): with lab1_voxel_coords and lab1_voxel_offset,
      * write out = in * (z + 1) for voxels inside the volume.
      * (handout section 5) */
 }
@@ -147,7 +147,7 @@ extern "C" lab_status lab1_volume_depth_scale(const float *in, float *out, int n
 
 LAB_HOST_DEVICE int lab1_grid_stride_step(lab_dim3 grid_dim, lab_dim3 block_dim)
 {
-    /* TODO(1.9): how far apart are two elements handled by the same thread
+    /* TODO(1.10): how far apart are two elements handled by the same thread
      * when the whole 1D grid sweeps the array pass after pass?
      * (handout section 6) */
     return 1;
@@ -155,7 +155,7 @@ LAB_HOST_DEVICE int lab1_grid_stride_step(lab_dim3 grid_dim, lab_dim3 block_dim)
 
 __global__ void scale_grid_stride_kernel(const float *in, float *out, float factor, int n)
 {
-    /* TODO(1.9, continued): a loop that starts at this thread's global index
+    /* TODO(1.10, continued): a loop that starts at this thread's global index
      * and advances by lab1_grid_stride_step until it passes n, writing
      * out = factor * in. The grid is fixed (LAB1_STRIDE_BLOCKS blocks), so
      * n may be far larger than the number of threads, up to INT_MAX: what
@@ -179,26 +179,26 @@ extern "C" lab_status lab1_scale_grid_stride(const float *in, float *out, float 
 
 LAB_HOST_DEVICE int lab1_thread_in_block(lab_dim3 thread_idx, lab_dim3 block_dim)
 {
-    /* TODO(1.10): the thread's linear id inside its block, in the order the
+    /* TODO(1.11): the thread's linear id inside its block, in the order the
      * hardware numbers threads when it forms warps. (handout section 7) */
     return 0;
 }
 
 LAB_HOST_DEVICE int lab1_warp_of(int thread_in_block)
 {
-    /* TODO(1.10, continued): which warp of the block this thread is in. */
+    /* TODO(1.11, continued): which warp of the block this thread is in. */
     return 0;
 }
 
 LAB_HOST_DEVICE int lab1_lane_of(int thread_in_block)
 {
-    /* TODO(1.10, continued): the thread's position (lane) inside its warp. */
+    /* TODO(1.11, continued): the thread's position (lane) inside its warp. */
     return 0;
 }
 
 __global__ void whoami_kernel(lab1_whoami_record *out, int width, int height)
 {
-    /* TODO(1.10, continued): threads that own a pixel (lab1_pixel_offset)
+    /* TODO(1.11, continued): threads that own a pixel (lab1_pixel_offset)
      * write a lab1_whoami_record at that pixel's offset: their blockIdx and
      * threadIdx (x and y), warp and lane. (handout section 7) */
 }
@@ -222,7 +222,7 @@ extern "C" lab_status lab1_whoami(lab1_whoami_record *out, int width, int height
 
 LAB_HOST_DEVICE int lab1_sectors_per_request(int offset, int stride)
 {
-    /* TODO(1.11): lane l of a warp reads the float at index
+    /* TODO(1.6): lane l of a warp reads the float at index
      * offset + l * stride; the buffer starts on a 32-byte sector boundary.
      * How many distinct 32-byte sectors do the 32 lanes touch together?
      * Work out a few cases by hand first (offset 0 and 4 with stride 1;

@@ -46,22 +46,22 @@ LAB_HOST_DEVICE long long lab1_pixel_offset(lab_dim3 block_idx, lab_dim3 block_d
                                             lab_dim3 thread_idx, int width, int height);
 /* TODO(1.5) grid of LAB1_IMAGE_BLOCK_X x LAB1_IMAGE_BLOCK_Y blocks covering the image. */
 LAB_HOST_DEVICE lab_dim3 lab1_image_grid(int width, int height);
-/* TODO(1.6) (x, y, z) coordinates of this thread in a 3D launch. */
+/* TODO(1.7) (x, y, z) coordinates of this thread in a 3D launch. */
 LAB_HOST_DEVICE lab_dim3 lab1_voxel_coords(lab_dim3 block_idx, lab_dim3 block_dim,
                                            lab_dim3 thread_idx);
-/* TODO(1.7) offset of voxel (x, y, z) in an nx x ny x nz volume stored with x
+/* TODO(1.8) offset of voxel (x, y, z) in an nx x ny x nz volume stored with x
  * fastest, then y, then z; -1 when outside the volume. */
 LAB_HOST_DEVICE long long lab1_voxel_offset(lab_dim3 coords, int nx, int ny, int nz);
-/* TODO(1.8) grid of LAB1_VOLUME_BLOCK_* blocks covering the volume. */
+/* TODO(1.9) grid of LAB1_VOLUME_BLOCK_* blocks covering the volume. */
 LAB_HOST_DEVICE lab_dim3 lab1_volume_grid(int nx, int ny, int nz);
-/* TODO(1.9) distance between the elements one thread visits in a 1D
+/* TODO(1.10) distance between the elements one thread visits in a 1D
  * grid-stride loop. */
 LAB_HOST_DEVICE int lab1_grid_stride_step(lab_dim3 grid_dim, lab_dim3 block_dim);
-/* TODO(1.10) linear id of a thread inside its block, its warp and its lane. */
+/* TODO(1.11) linear id of a thread inside its block, its warp and its lane. */
 LAB_HOST_DEVICE int lab1_thread_in_block(lab_dim3 thread_idx, lab_dim3 block_dim);
 LAB_HOST_DEVICE int lab1_warp_of(int thread_in_block);
 LAB_HOST_DEVICE int lab1_lane_of(int thread_in_block);
-/* TODO(1.11) how many 32-byte sectors one warp request touches when lane l
+/* TODO(1.6) how many 32-byte sectors one warp request touches when lane l
  * (0..31) reads the float at index offset + l * stride of a buffer that
  * starts on a sector boundary (offset >= 0, stride >= 1). */
 LAB_HOST_DEVICE int lab1_sectors_per_request(int offset, int stride);

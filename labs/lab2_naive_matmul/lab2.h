@@ -30,7 +30,7 @@ enum { LAB2_BLOCK_X = 32, LAB2_BLOCK_Y = 8 };
  * may lie outside C (in the last blocks); the kernel tests that. */
 LAB_HOST_DEVICE int lab2_row_of(lab_dim3 block_idx, lab_dim3 block_dim, lab_dim3 thread_idx);
 LAB_HOST_DEVICE int lab2_col_of(lab_dim3 block_idx, lab_dim3 block_dim, lab_dim3 thread_idx);
-/* TODO(2.2) the grid of LAB2_BLOCK_X x LAB2_BLOCK_Y blocks that gives
+/* TODO(2.3) the grid of LAB2_BLOCK_X x LAB2_BLOCK_Y blocks that gives
  * every element of an m x n C a thread. */
 LAB_HOST_DEVICE lab_dim3 lab2_grid_for(int m, int n);
 
@@ -52,7 +52,7 @@ lab_status lab2_matmul_host(const float *a, const float *b, float *c, int m, int
 
 enum { LAB2_MAX_TIMED_RUNS = 101 };
 
-/* TODO(2.10) DEVICE pointers, as lab2_matmul_naive. Calls lab2_matmul_naive
+/* TODO(2.11) DEVICE pointers, as lab2_matmul_naive. Calls lab2_matmul_naive
  * `warmups` times untimed, then `runs` times, each call timed on its own
  * with a pair of CUDA events, and writes the median of the `runs` times,
  * in milliseconds, to *median_ms. Unlike the entry points above it
@@ -62,7 +62,7 @@ enum { LAB2_MAX_TIMED_RUNS = 101 };
  * nothing launched and *median_ms untouched. */
 lab_status lab2_time_naive(const float *a, const float *b, float *c, int m, int n, int k,
                            int warmups, int runs, float *median_ms);
-/* TODO(2.11) the rate of an m x n x k multiply (2 m n k floating-point
+/* TODO(2.10) the rate of an m x n x k multiply (2 m n k floating-point
  * operations) that took `ms` milliseconds, in GFLOP/s. */
 LAB_HOST_DEVICE double lab2_gflops(int m, int n, int k, double ms);
 

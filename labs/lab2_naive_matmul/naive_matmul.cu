@@ -33,7 +33,7 @@ LAB_HOST_DEVICE int lab2_col_of(lab_dim3 block_idx, lab_dim3 block_dim, lab_dim3
 
 LAB_HOST_DEVICE lab_dim3 lab2_grid_for(int m, int n)
 {
-    /* TODO(2.2): the grid of LAB2_BLOCK_X x LAB2_BLOCK_Y blocks that gives
+    /* TODO(2.3): the grid of LAB2_BLOCK_X x LAB2_BLOCK_Y blocks that gives
      * every element of an m x n C a thread, with no block left idle. Which
      * extent goes with x and which with y must agree with TODO(2.1).
      * (handout section 3.1) */
@@ -46,7 +46,7 @@ LAB_HOST_DEVICE lab_dim3 lab2_grid_for(int m, int n)
 __global__ void naive_matmul_kernel(const float *a, const float *b, float *c, int m, int n,
                                     int k)
 {
-    /* TODO(2.3): find this thread's row and column with your helpers
+    /* TODO(2.2): find this thread's row and column with your helpers
      * (lab_block_idx(), lab_block_dim() and lab_thread_idx() give you the
      * built-in variables as lab_dim3). A thread outside C must not touch
      * memory. Otherwise: the dot product of row `row` of A with column `col`
@@ -138,7 +138,7 @@ extern "C" lab_status lab2_matmul_host(const float *a, const float *b, float *c,
 
 LAB_HOST_DEVICE double lab2_gflops(int m, int n, int k, double ms)
 {
-    /* TODO(2.11): the rate in GFLOP/s of an m x n x k multiply that took ms
+    /* TODO(2.10): the rate in GFLOP/s of an m x n x k multiply that took ms
      * milliseconds. How many floating-point operations is one multiply of
      * that shape, and which type can hold that count for 4096 x 4096 x 4096?
      * (handout section 5.2) */
@@ -148,7 +148,7 @@ LAB_HOST_DEVICE double lab2_gflops(int m, int n, int k, double ms)
 extern "C" lab_status lab2_time_naive(const float *a, const float *b, float *c, int m, int n,
                                       int k, int warmups, int runs, float *median_ms)
 {
-    /* TODO(2.10): time your own kernel (handout section 5.2).
+    /* TODO(2.11): time your own kernel (handout section 5.2).
      * - Reject bad input before doing anything: the sizes and pointers
      *   lab2_matmul_naive rejects, warmups < 0, runs outside
      *   1 .. LAB2_MAX_TIMED_RUNS, a NULL median_ms (lab_fail, as in TODO(2.4)).
@@ -160,5 +160,5 @@ extern "C" lab_status lab2_time_naive(const float *a, const float *b, float *c, 
      * - Write the median of those times to *median_ms.
      * The grader compares your median with the GPU's own record of the same
      * kernels and counts the launches. */
-    return lab_fail(LAB_ERR_UNSUPPORTED, "lab2_time_naive: TODO(2.10) is not done yet");
+    return lab_fail(LAB_ERR_UNSUPPORTED, "lab2_time_naive: TODO(2.11) is not done yet");
 }

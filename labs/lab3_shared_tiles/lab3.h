@@ -51,7 +51,7 @@ typedef struct {
  * columns), and the number of phases that walk along k. */
 LAB_HOST_DEVICE lab_dim3 lab3_tiled_grid(int m, int n, int tile);
 LAB_HOST_DEVICE int lab3_phase_count(int k, int tile);
-/* TODO(3.2) the element of A that thread `thread_idx` of block `block_idx`
+/* TODO(3.3) the element of A that thread `thread_idx` of block `block_idx`
  * copies into the shared tile of A, at [thread_idx.y][thread_idx.x], in
  * phase `phase`; and likewise for B. It may lie outside the matrix (then
  * the kernel stores 0 instead of loading). */
@@ -62,13 +62,13 @@ LAB_HOST_DEVICE lab3_coord lab3_tile_b_element(lab_dim3 block_idx, lab_dim3 thre
 
 /* ---- thread tile (extension): index helpers (TODOs) ---- */
 
-/* TODO(3.8) grid of BM x BN block tiles covering an m x n C (x over the columns). */
+/* TODO(3.9) grid of BM x BN block tiles covering an m x n C (x over the columns). */
 LAB_HOST_DEVICE lab_dim3 lab3_thread_tile_grid(int m, int n);
-/* TODO(3.9) the position in C of output i (0 <= i < TM) of this thread:
+/* TODO(3.10) the position in C of output i (0 <= i < TM) of this thread:
  * the TM outputs of a thread lie in one column, on consecutive rows. */
 LAB_HOST_DEVICE lab3_coord lab3_thread_tile_output(lab_dim3 block_idx, lab_dim3 thread_idx,
                                                    int i);
-/* TODO(3.10) the element of A (of B) this thread copies into the BM x BK
+/* TODO(3.11) the element of A (of B) this thread copies into the BM x BK
  * (BK x BN) shared tile in phase `phase`: every thread copies exactly one
  * element of each. */
 LAB_HOST_DEVICE lab3_coord lab3_thread_tile_a_element(lab_dim3 block_idx, lab_dim3 thread_idx,
@@ -107,7 +107,7 @@ typedef struct {
     int shared_bytes_per_block;
 } lab3_block_resources;
 
-/* TODO(3.12) how many such blocks one SM keeps resident at once: the
+/* TODO(3.2) how many such blocks one SM keeps resident at once: the
  * smallest of the limits of threads (counted in whole warps), blocks,
  * registers and shared memory; 0 when one block alone does not fit. */
 LAB_HOST_DEVICE int lab3_resident_blocks(lab3_sm_limits sm, lab3_block_resources block);
@@ -135,7 +135,7 @@ typedef enum { LAB3_KERNEL_TILED_16, LAB3_KERNEL_TILED_32, LAB3_KERNEL_THREAD_TI
 /* What the CUDA runtime says about one kernel at the block size its entry
  * point launches: its attributes (as above), that block size, and
  * cudaOccupancyMaxActiveBlocksPerMultiprocessor without dynamic shared
- * memory. Written for you: the grader compares TODO(3.12) with it. */
+ * memory. Written for you: the grader compares TODO(3.2) with it. */
 lab_status lab3_kernel_occupancy(lab3_kernel kernel, struct cudaFuncAttributes *attributes,
                                  int *threads_per_block, int *runtime_blocks_per_sm);
 

@@ -7,7 +7,7 @@
  * on a GPU machine, checks your kernels' results on awkward sizes, their
  * shared memory use and their speed against a naive kernel.
  *
- * TODO(3.1)-(3.7) and (3.12), occupancy, are the lab; (3.8)-(3.11), the
+ * TODO(3.1)-(3.8) are the lab ((3.2) is occupancy); (3.9)-(3.12), the
  * thread tile, are the extension (bonus points). The entry points at the end (validation,
  * launch) are written for you. The placeholder return values only keep the
  * file compiling: replace them. */
@@ -37,7 +37,7 @@ LAB_HOST_DEVICE int lab3_phase_count(int k, int tile)
 LAB_HOST_DEVICE lab3_coord lab3_tile_a_element(lab_dim3 block_idx, lab_dim3 thread_idx, int tile,
                                                int phase)
 {
-    /* TODO(3.2): in phase `phase`, the block copies the tile of A that its
+    /* TODO(3.3): in phase `phase`, the block copies the tile of A that its
      * rows of C need; this thread copies the element that lands at
      * [thread_idx.y][thread_idx.x] of the shared tile. Return its row and
      * column in A. Which rows of A belong to the block, which columns to
@@ -50,7 +50,7 @@ LAB_HOST_DEVICE lab3_coord lab3_tile_a_element(lab_dim3 block_idx, lab_dim3 thre
 LAB_HOST_DEVICE lab3_coord lab3_tile_b_element(lab_dim3 block_idx, lab_dim3 thread_idx, int tile,
                                                int phase)
 {
-    /* TODO(3.2, continued): the same for the tile of B: which rows of B
+    /* TODO(3.3, continued): the same for the tile of B: which rows of B
      * belong to the phase, which columns to the block? (handout section 4) */
     lab3_coord e = {0, 0};
     return e;
@@ -62,25 +62,25 @@ template <int TILE>
 __global__ void tiled_matmul_kernel(const float *a, const float *b, float *c, int m, int n,
                                     int k)
 {
-    /* TODO(3.3): declare two TILE x TILE __shared__ float arrays, one for
+    /* TODO(3.4): declare two TILE x TILE __shared__ float arrays, one for
      * the tile of A and one for the tile of B. (handout section 3) */
 
     /* The phases: in each, the block stores one tile of A and one of B,
      * and every thread adds that tile's share to its dot product. The
      * TODOs of one phase go inside the loop, in this order. */
     for (int phase = 0; phase < lab3_phase_count(k, TILE); ++phase) {
-        /* TODO(3.3, continued): store into [threadIdx.y][threadIdx.x] of
-         * each shared tile the element your TODO(3.2) helpers name for this
+        /* TODO(3.4, continued): store into [threadIdx.y][threadIdx.x] of
+         * each shared tile the element your TODO(3.3) helpers name for this
          * phase, or 0.0f when that element lies outside its matrix. What
          * would storing nothing there do to the dot product? (handout
          * section 6) */
 
-        /* TODO(3.4): between storing the tiles and reading them, a
+        /* TODO(3.5): between storing the tiles and reading them, a
          * __syncthreads(). Which threads wrote the values this thread is
          * about to read, and what could it read without the barrier?
          * (handout section 5) */
 
-        /* TODO(3.5): this phase's share of the dot product: this thread's
+        /* TODO(3.6): this phase's share of the dot product: this thread's
          * row of the A tile times its column of the B tile, added to a
          * float declared before the loop, so that it lives across phases.
          * Put #pragma unroll on the loop: nvcc would likely unroll it
@@ -88,13 +88,13 @@ __global__ void tiled_matmul_kernel(const float *a, const float *b, float *c, in
          * this loop be unrolled completely, but not lab 2's loop over k?
          * (handout section 7) */
 
-        /* TODO(3.6): a second __syncthreads() at the end of each phase. Why
-         * is it needed, when the barrier of TODO(3.4) already separates the
+        /* TODO(3.7): a second __syncthreads() at the end of each phase. Why
+         * is it needed, when the barrier of TODO(3.5) already separates the
          * stores from the reads? Picture two warps of the block, one a
          * phase ahead of the other. (handout section 5) */
     }
 
-    /* TODO(3.7): after the last phase, write the sum to C if this thread's
+    /* TODO(3.8): after the last phase, write the sum to C if this thread's
      * element lies inside C. Why must a thread outside C still run every
      * phase instead of returning at the top of the kernel?
      * (handout section 6) */
@@ -104,7 +104,7 @@ __global__ void tiled_matmul_kernel(const float *a, const float *b, float *c, in
 
 LAB_HOST_DEVICE lab_dim3 lab3_thread_tile_grid(int m, int n)
 {
-    /* TODO(3.8): the grid of LAB3_TT_BM x LAB3_TT_BN block tiles covering
+    /* TODO(3.9): the grid of LAB3_TT_BM x LAB3_TT_BN block tiles covering
      * an m x n C, x along the columns. (handout section 8) */
     lab_dim3 grid = {1, 1, 1};
     return grid;
@@ -113,7 +113,7 @@ LAB_HOST_DEVICE lab_dim3 lab3_thread_tile_grid(int m, int n)
 LAB_HOST_DEVICE lab3_coord lab3_thread_tile_output(lab_dim3 block_idx, lab_dim3 thread_idx,
                                                    int i)
 {
-    /* TODO(3.9): the position in C of output i of this thread. A block of
+    /* TODO(3.10): the position in C of output i of this thread. A block of
      * LAB3_TT_THREADS_X x LAB3_TT_THREADS_Y threads covers a BM x BN tile;
      * each thread owns LAB3_TT_TM consecutive rows of one column. Which
      * assignment makes a warp store 32 consecutive floats of C for each i?
@@ -125,7 +125,7 @@ LAB_HOST_DEVICE lab3_coord lab3_thread_tile_output(lab_dim3 block_idx, lab_dim3 
 LAB_HOST_DEVICE lab3_coord lab3_thread_tile_a_element(lab_dim3 block_idx, lab_dim3 thread_idx,
                                                       int phase)
 {
-    /* TODO(3.10): the element of A this thread copies into the BM x BK
+    /* TODO(3.11): the element of A this thread copies into the BM x BK
      * shared tile in phase `phase`. The block's 512 threads copy the 512
      * elements, one each, and each warp's 32 loads should touch as few
      * 32-byte sectors as possible. (handout section 8) */
@@ -136,7 +136,7 @@ LAB_HOST_DEVICE lab3_coord lab3_thread_tile_a_element(lab_dim3 block_idx, lab_di
 LAB_HOST_DEVICE lab3_coord lab3_thread_tile_b_element(lab_dim3 block_idx, lab_dim3 thread_idx,
                                                       int phase)
 {
-    /* TODO(3.10, continued): the same for the BK x BN tile of B.
+    /* TODO(3.11, continued): the same for the BK x BN tile of B.
      * (handout section 8) */
     lab3_coord e = {0, 0};
     return e;
@@ -147,23 +147,23 @@ LAB_HOST_DEVICE lab3_coord lab3_thread_tile_b_element(lab_dim3 block_idx, lab_di
 __global__ void thread_tile_matmul_kernel(const float *a, const float *b, float *c, int m, int n,
                                           int k)
 {
-    /* TODO(3.11): the thread-tile kernel. Shared tiles of BM x BK (A) and
+    /* TODO(3.12): the thread-tile kernel. Shared tiles of BM x BK (A) and
      * BK x BN (B) floats, and LAB3_TT_TM float accumulators per thread. Per
-     * phase of BK: store one element of each tile (your TODO(3.10) helpers;
+     * phase of BK: store one element of each tile (your TODO(3.11) helpers;
      * 0.0f outside the matrices), barrier, then for each of the BK steps
      * read the B value once and use it for all TM outputs, barrier. At the
-     * end write the outputs that lie inside C (TODO(3.9)). Loops whose trip
+     * end write the outputs that lie inside C (TODO(3.10)). Loops whose trip
      * counts are compile-time constants, fully unrolled, keep the
      * accumulators in registers: what happens to them otherwise?
      * (handout section 8) */
 }
 
 /* ------------------------------------------------------------------------
- * Occupancy (TODO 3.12): plain arithmetic on the SM's limits, no kernel. */
+ * Occupancy (TODO 3.2): plain arithmetic on the SM's limits, no kernel. */
 
 LAB_HOST_DEVICE int lab3_resident_blocks(lab3_sm_limits sm, lab3_block_resources block)
 {
-    /* TODO(3.12): how many blocks that each ask for `block` one SM holds at
+    /* TODO(3.2): how many blocks that each ask for `block` one SM holds at
      * once: the smallest of four limits, each a whole number of blocks.
      * Threads are resident in whole warps; registers are handed to each
      * warp in units of sm.register_allocation_unit, from one of the

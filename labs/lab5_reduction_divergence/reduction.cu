@@ -10,7 +10,7 @@
  *
  * TODO(5.1)-(5.7) are the lab; (5.8)-(5.11), stages (4)-(6), are the
  * extension (bonus points). The entry points at the end (validation,
- * launch) are written for you, except TODO(5.3) and TODO(5.11). The
+ * launch) are written for you, except TODO(5.3) and TODO(5.10). The
  * placeholder return values only keep the file compiling: replace them. */
 #include "lab5.h"
 
@@ -107,7 +107,7 @@ __global__ void warp_shuffle_kernel(const float *in, float *out, int n)
 
 __global__ void grid_stride_kernel(const float *in, float *out, int n)
 {
-    /* TODO(5.10): stage (6). The grid is fixed (TODO(5.11)), so each thread
+    /* TODO(5.11): stage (6). The grid is fixed (TODO(5.10)), so each thread
      * sums many elements in a register with a grid-stride loop before any
      * cooperation. Read the body of the array as float4 (16 bytes per load
      * instruction): `in` need not be 16-byte aligned, so add the few
@@ -119,7 +119,7 @@ __global__ void grid_stride_kernel(const float *in, float *out, int n)
 }
 
 /* ------------------------------------------------------------------------
- * Entry points: written for you, except TODO(5.3) and TODO(5.11). */
+ * Entry points: written for you, except TODO(5.3) and TODO(5.10). */
 
 static lab_status check_sum_args(const char *function, const float *in, const float *out, int n)
 {
@@ -186,7 +186,7 @@ extern "C" lab_status lab5_sum_warp_shuffle(const float *in, float *out, int n)
 
 static lab_status grid_stride_blocks(int n, unsigned *blocks)
 {
-    /* TODO(5.11): how many blocks of LAB5_BLOCK threads for stage (6)?
+    /* TODO(5.10): how many blocks of LAB5_BLOCK threads for stage (6)?
      * Enough to fill every SM once (ask the device for its SM count with
      * cudaDeviceGetAttribute; how many 256-thread blocks fit on one SM at
      * once?), but never more blocks than there are float4 loads for their
@@ -200,7 +200,7 @@ static lab_status grid_stride_blocks(int n, unsigned *blocks)
      * grid_stride_kernel, times the SM count) are both one wave; the
      * second also counts your kernel's registers. (handout section 8.3) */
     *blocks = 0;
-    return lab_fail(LAB_ERR_UNSUPPORTED, "lab5_sum_grid_stride: TODO(5.11), the grid, is not "
+    return lab_fail(LAB_ERR_UNSUPPORTED, "lab5_sum_grid_stride: TODO(5.10), the grid, is not "
                     "written yet (n=%d)", n);
 }
 

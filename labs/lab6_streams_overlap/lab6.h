@@ -81,11 +81,11 @@ static inline LAB_HOST_DEVICE float lab6_element(float x, int work)
  * empty. */
 LAB_HOST_DEVICE lab6_range lab6_chunk_range(int n, int chunks, int index);
 
-/* TODO(6.2) the stream (0 .. streams-1) that chunk `chunk` is issued into:
+/* TODO(6.5) the stream (0 .. streams-1) that chunk `chunk` is issued into:
  * round robin. */
 LAB_HOST_DEVICE int lab6_stream_of_chunk(int chunk, int streams);
 
-/* TODO(6.2) step `step` (0 <= step < LAB6_STAGES * chunks) of the issue
+/* TODO(6.5) step `step` (0 <= step < LAB6_STAGES * chunks) of the issue
  * loop in the given order: which chunk, which stage. */
 LAB_HOST_DEVICE lab6_task lab6_issue_step(lab6_order order, int chunks, int step);
 

@@ -36,7 +36,7 @@ LAB_HOST_DEVICE lab6_range lab6_chunk_range(int n, int chunks, int index)
 
 LAB_HOST_DEVICE int lab6_stream_of_chunk(int chunk, int streams)
 {
-    /* TODO(6.2): which of the `streams` streams chunk `chunk` goes into, so
+    /* TODO(6.5): which of the `streams` streams chunk `chunk` goes into, so
      * that consecutive chunks land in different streams and every stream
      * gets its turn (round robin). (handout section 5) */
     return 0;
@@ -44,7 +44,7 @@ LAB_HOST_DEVICE int lab6_stream_of_chunk(int chunk, int streams)
 
 LAB_HOST_DEVICE lab6_task lab6_issue_step(lab6_order order, int chunks, int step)
 {
-    /* TODO(6.2, continued): step `step` of the issue loop, which runs over
+    /* TODO(6.5, continued): step `step` of the issue loop, which runs over
      * LAB6_STAGES * chunks steps. Depth-first: every stage of chunk 0 (H2D,
      * kernel, D2H), then every stage of chunk 1, ... Breadth-first: the H2D
      * of every chunk, then every kernel, then every D2H. Return the chunk
@@ -104,13 +104,13 @@ static lab_status release(lab6_pipeline *p)
 /* Everything the pipeline needs, allocated once, here, never per run. */
 static lab_status allocate(lab6_pipeline *p)
 {
-    /* TODO(6.3): the two host buffers, host_in and host_out, in page-locked
+    /* TODO(6.2): the two host buffers, host_in and host_out, in page-locked
      * (pinned) memory, and the two device buffers, dev_in and dev_out, of
      * p->capacity floats each (compute the bytes in size_t). Why can a copy from memory that malloc() returned never
      * overlap a kernel, even with cudaMemcpyAsync in a stream of its own?
      * Use LAB_CUDA_TRY on every call. (handout section 2) */
 
-    /* TODO(6.4): p->stream_count streams into p->streams, and the two
+    /* TODO(6.3): p->stream_count streams into p->streams, and the two
      * events p->start and p->stop. Which streams: what does the legacy
      * default stream do to work issued into other streams, and what does
      * that mean for the events of TODO(6.6)? (handout sections 3 and 6) */
@@ -149,7 +149,7 @@ extern "C" lab_status lab6_pipeline_create(lab6_pipeline **out, int capacity, in
 static lab_status issue(lab6_pipeline *p, lab6_task t, int n, int chunks, int work)
 {
     lab6_range r = lab6_chunk_range(n, chunks, t.chunk);
-    /* TODO(6.5): issue stage t.stage of chunk t.chunk (elements r.offset ..
+    /* TODO(6.4): issue stage t.stage of chunk t.chunk (elements r.offset ..
      * r.offset + r.count - 1) into the chunk's stream
      * (lab6_stream_of_chunk), without waiting for anything:
      *   - LAB6_STAGE_H2D: copy the chunk of host_in to the same place in
@@ -165,7 +165,7 @@ static lab_status issue(lab6_pipeline *p, lab6_task t, int n, int chunks, int wo
     return LAB_OK;
 }
 
-/* Given: validation and the issue loop (its order is your TODO(6.2)). */
+/* Given: validation and the issue loop (its order is your TODO(6.5)). */
 extern "C" lab_status lab6_pipeline_run(lab6_pipeline *p, int n, int chunks, int work,
                                         lab6_order order)
 {
@@ -183,7 +183,7 @@ extern "C" lab_status lab6_pipeline_run(lab6_pipeline *p, int n, int chunks, int
     /* TODO(6.6): record p->start before the loop and p->stop after it, so
      * that the two bracket the work of every chunk in every stream. Which
      * stream do you record them in, and why does that work with the streams
-     * you created in TODO(6.4)? Set p->ran. (handout section 6) */
+     * you created in TODO(6.3)? Set p->ran. (handout section 6) */
     for (int step = 0; step < LAB6_STAGES * chunks; ++step) {
         lab_status status = issue(p, lab6_issue_step(order, chunks, step), n, chunks, work);
         if (status != LAB_OK)

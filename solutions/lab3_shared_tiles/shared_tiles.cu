@@ -165,7 +165,7 @@ __global__ void thread_tile_matmul_kernel(const float *a, const float *b, float 
     }
 }
 
-/* ------------------------------------------------ occupancy (TODO 3.12) */
+/* ------------------------------------------------ occupancy (TODO 3.2) */
 
 LAB_HOST_DEVICE static int round_up_to(int value, int unit)
 {

@@ -30,7 +30,7 @@ typedef struct {
     const char *metric;       /* prefix of its metrics ("" for none): "block_tile_1d" */
     size_t shared_bytes;      /* the least static shared memory its tiles need */
     int block_threads;        /* the threads per block of its launch */
-    const char *todo;         /* the TODO that declares its tiles: "3.3" */
+    const char *todo;         /* the TODO that declares its tiles: "3.4" */
     const char *handout;
     const char *section;      /* about its tiles */
     const char *spill_section; /* about registers and spills */

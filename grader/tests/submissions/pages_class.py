@@ -44,7 +44,7 @@ MESSAGES = {
     "gpu_copy_bandwidth": "ratio 0.82 of the copy baseline, below the threshold 0.90: "
                           "neighbouring threads read neighbouring elements? (handout 1, "
                           "section 3)",
-    "gpu_matmul_correct": "C[17][3] = 41.5, expected 42.0. TODO(2.3) in matmul.cu: a "
+    "gpu_matmul_correct": "C[17][3] = 41.5, expected 42.0. TODO(2.2) in matmul.cu: a "
                           "__syncthreads() before the tile is overwritten (handout 2, "
                           "section 4.2)",
     "gpu_tiled_speedup": "speedup 1.6x over the naive kernel, below the threshold 2.5x "

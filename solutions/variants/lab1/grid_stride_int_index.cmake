@@ -1,4 +1,4 @@
-# TODO(1.9) with an int index: right for every n a test of ordinary size
+# TODO(1.10) with an int index: right for every n a test of ordinary size
 # uses, but with n close to INT_MAX, i + step passes INT_MAX in the last
 # pass and wraps to a negative index that is still below n (nvcc's unrolled
 # loop compares the wrapped value): the kernel writes below out, faults or

@@ -1,4 +1,4 @@
-# TODO(1.7) in the wrong order: y varies fastest instead of x. Every voxel
+# TODO(1.8) in the wrong order: y varies fastest instead of x. Every voxel
 # still gets one offset (so coverage alone would pass), at the wrong place.
 lab_variant(SOLUTION indexing.cu
   FIND [[
@@ -6,4 +6,4 @@ lab_variant(SOLUTION indexing.cu
   REPLACE [[
     return ((long long)c.z * nx + c.x) * ny + c.y;]]
   FAILS cpu_voxel_offset_coverage_and_layout
-    MESSAGE [[TODO\(1\.7\) lab1_voxel_offset in a .* x varies fastest]])
+    MESSAGE [[TODO\(1\.8\) lab1_voxel_offset in a .* x varies fastest]])

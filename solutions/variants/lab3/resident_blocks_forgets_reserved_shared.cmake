@@ -1,4 +1,4 @@
-# TODO(3.12) without the 1 KiB the system reserves per block: blocks of
+# TODO(3.2) without the 1 KiB the system reserves per block: blocks of
 # 8192 shared bytes seem to fit 28 times into 228 KiB instead of 25.
 lab_variant(SOLUTION shared_tiles.cu
   FIND [[
@@ -8,4 +8,4 @@ lab_variant(SOLUTION shared_tiles.cu
   REPLACE [[
     int shared_per_block = round_up_to(block.shared_bytes_per_block, sm.shared_allocation_unit);]]
   FAILS cpu_resident_blocks_worked_cases
-    MESSAGE [[TODO\(3\.12\) lab3_resident_blocks.*8192 bytes of shared memory, returned 28; the SM holds 25 \(shared memory: every block also takes the 1 KiB]])
+    MESSAGE [[TODO\(3\.2\) lab3_resident_blocks.*8192 bytes of shared memory, returned 28; the SM holds 25 \(shared memory: every block also takes the 1 KiB]])

@@ -1,4 +1,4 @@
-# TODO(5.10) reading float4 from `in` itself: when in is not 16-byte aligned
+# TODO(5.11) reading float4 from `in` itself: when in is not 16-byte aligned
 # the wide loads fault (misaligned address).
 lab_variant(SOLUTION reduction.cu
   FIND [[

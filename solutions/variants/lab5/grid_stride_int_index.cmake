@@ -1,4 +1,4 @@
-# TODO(5.10) with the grid-stride loop counted in floats, in an int: right
+# TODO(5.11) with the grid-stride loop counted in floats, in an int: right
 # for every n a test of ordinary size uses, but with n close to INT_MAX,
 # e + step passes INT_MAX in the last pass and wraps to a negative index
 # that is still below the bound: the loop reads below `in` (a fault), goes

@@ -1,4 +1,4 @@
-# TODO(6.5) into the default stream: every copy and kernel goes into stream
+# TODO(6.4) into the default stream: every copy and kernel goes into stream
 # 0 instead of the chunk's stream. The results are right; nothing overlaps.
 # The CUPTI timeline sees every operation in the default stream.
 lab_variant(SOLUTION streams_overlap.cu

@@ -1,4 +1,4 @@
-# TODO(6.5) without the empty-chunk case: when n is smaller than the number
+# TODO(6.4) without the empty-chunk case: when n is smaller than the number
 # of chunks, some chunks have no elements, and their kernel is launched
 # with a grid of 0 blocks, which CUDA rejects as an invalid configuration.
 lab_variant(SOLUTION streams_overlap.cu

@@ -1,4 +1,4 @@
-# TODO(6.3) with malloc: the host buffers are pageable, so every
+# TODO(6.2) with malloc: the host buffers are pageable, so every
 # cudaMemcpyAsync is staged through the driver's pinned buffer and returns
 # only when done; nothing overlaps. cudaFreeHost becomes free to match.
 lab_variant(SOLUTION streams_overlap.cu
@@ -19,6 +19,6 @@ lab_variant(SOLUTION streams_overlap.cu
     free(p->host_in);
     free(p->host_out);]]
   FAILS gpu_pipeline_holds_pinned_streams
-    MESSAGE [[TODO\(6\.3\).*not page-locked]]
+    MESSAGE [[TODO\(6\.2\).*not page-locked]]
   FAILS gpu_pipeline_overlaps
     MESSAGE [[pageable host memory]])

@@ -1,4 +1,4 @@
-# TODO(6.5) with a wait in the issue loop: after each chunk's copy back the
+# TODO(6.4) with a wait in the issue loop: after each chunk's copy back the
 # host waits for that stream, so the next chunk is issued only when the
 # previous one is done. Streams, pinned memory, and still no overlap.
 lab_variant(SOLUTION streams_overlap.cu
