@@ -13,18 +13,58 @@
 
 #ifndef GRADER_RUNNER
 #define REAL(name) extern __typeof__(name) __real_##name
-REAL(lab8_element_index);
+REAL(lab8_global_tile);
+REAL(lab8_warp_origin);
+REAL(lab8_fragment_origin);
+REAL(lab8_chunk_load);
 #endif
 
-int CALL_LOGGED(lab8_element_index)(lab_dim3 block_idx, lab_dim3 block_dim, lab_dim3 thread_idx)
+lab8_coord CALL_LOGGED(lab8_global_tile)(lab_dim3 block_idx, int warp)
 {
-    int r;
+    lab8_coord r;
     memset(&r, 0, sizeof r);
-    call_log_begin("lab8_element_index");
+    call_log_begin("lab8_global_tile");
     CALL_ARG(block_idx);
-    CALL_ARG(block_dim);
-    CALL_ARG(thread_idx);
-    CALL_STUDENT(r = CALL_REAL(lab8_element_index)(block_idx, block_dim, thread_idx));
+    CALL_ARG(warp);
+    CALL_STUDENT(r = CALL_REAL(lab8_global_tile)(block_idx, warp));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+lab8_coord CALL_LOGGED(lab8_warp_origin)(int warp)
+{
+    lab8_coord r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab8_warp_origin");
+    CALL_ARG(warp);
+    CALL_STUDENT(r = CALL_REAL(lab8_warp_origin)(warp));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+lab8_coord CALL_LOGGED(lab8_fragment_origin)(int warp, int fm, int fn)
+{
+    lab8_coord r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab8_fragment_origin");
+    CALL_ARG(warp);
+    CALL_ARG(fm);
+    CALL_ARG(fn);
+    CALL_STUDENT(r = CALL_REAL(lab8_fragment_origin)(warp, fm, fn));
+    call_log_end(&r, sizeof r);
+    return r;
+}
+
+lab8_coord CALL_LOGGED(lab8_chunk_load)(int thread, int round, int threads, int tile_cols)
+{
+    lab8_coord r;
+    memset(&r, 0, sizeof r);
+    call_log_begin("lab8_chunk_load");
+    CALL_ARG(thread);
+    CALL_ARG(round);
+    CALL_ARG(threads);
+    CALL_ARG(tile_cols);
+    CALL_STUDENT(r = CALL_REAL(lab8_chunk_load)(thread, round, threads, tile_cols));
     call_log_end(&r, sizeof r);
     return r;
 }
