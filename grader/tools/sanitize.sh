@@ -3,7 +3,7 @@
 # information (-lineinfo) so that each finding names a file and line.
 #   grader/tools/sanitize.sh N BUILD_DIR [grader options]
 # memcheck (out-of-bounds and misaligned accesses) on the lab's GPU tests;
-# for the labs with shared memory (3, 4, 5, 7) also racecheck (shared-memory
+# for the labs with shared memory (3, 4, 5, 7, 8) also racecheck (shared-memory
 # races: a missing __syncthreads()) and synccheck (barriers not every thread
 # reaches), on the lab's small race runner (labN_racecheck: each
 # shared-memory kernel once, extensions included; the graded race check
@@ -75,8 +75,12 @@ run memcheck "$grader" "${grader_args[@]}"
 case $lab in
   3) runner=("$build/bin/lab3_racecheck" --size 64 64 96 --runs 1) ;;
   4) runner=("$build/bin/lab4_racecheck") ;;
-  5|7) runner=("$build/bin/lab${lab}_racecheck" --all) ;;
-  *) runner=() ;;
+  *)
+    # Every other lab with a race runner (5, 7, 8, and labs added later:
+    # RACE_FROM_TABLE) runs each of its race rows once, extensions included.
+    runner=()
+    [ -x "$build/bin/lab${lab}_racecheck" ] && runner=("$build/bin/lab${lab}_racecheck" --all)
+    ;;
 esac
 if [ ${#runner[@]} -gt 0 ]; then
   run racecheck "${runner[@]}"
