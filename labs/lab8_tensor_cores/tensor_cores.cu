@@ -3,7 +3,7 @@
  * Fill in the TODOs, in their order; each names the section of
  * handouts/lab8-tensor-cores.md that explains it. Check your work with
  *     make check-lab8
- * (a single test: make check-lab8 ARGS="--only cpu_global_tiles_cover_c").
+ * (one test: make check-lab8 GRADER_ARGS="--only cpu_global_tiles_cover_c").
  * The grader runs your index helpers on the CPU (simulating every warp and
  * thread of a launch) and, on a GPU machine, runs your two kernels against
  * a CPU reference, cuBLAS and lab 7's warp tile.
