@@ -23,7 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_file  # noqa: E402
 
-LABS = [1, 2, 3, 4, 5, 6, 7]
+LABS = [1, 2, 3, 4, 5, 6, 7, 8]
 
 
 def query_gpu():
