@@ -99,11 +99,19 @@ def link_parts(program_dir):
             break
         if word.startswith("-Wl,-rpath,"):
             continue  # the copy's own CUPTI folder is added where CUPTI is linked
+        if word.startswith("-Wl,--dependency-file="):
+            continue  # newer CMake's record of the link's inputs, for its own rebuilds
         if word.startswith("-Wl,--wrap=") or word == "-Wl,--gc-sections":
             options.append(word)
         else:
             die(f"{program_dir}/link.txt: the link option {word} is not one the copy knows")
-    with open(os.path.join(program_dir, "objects1")) as f:
+    # The response files the command names: objects1 (CMake 3.x) or
+    # objects1.rsp (4.x) for the objects, linkLibs.rsp for the libraries.
+    named = {os.path.basename(w[1:]) for w in words if w.startswith("@")}
+    objects_file = next((n for n in sorted(named) if n.startswith("objects")), None)
+    if objects_file is None or "linkLibs.rsp" not in named:
+        die(f"{program_dir}/link.txt: no objects or libraries response file in it")
+    with open(os.path.join(program_dir, objects_file)) as f:
         objects = shlex.split(f.read())
     with open(os.path.join(program_dir, "linkLibs.rsp")) as f:
         libraries = shlex.split(f.read())
