@@ -35,12 +35,15 @@ NUMBER = re.compile(r"(?<![\w.(])[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 # ...)", has a space after its comma and stays.
 COORDINATE = re.compile(r"\(\d+,(?=[-+]?\d)")
 PATH = re.compile(r"(?<![\w.])/[^\s'\"),;:]+")
+# Addresses (lab 2's copy watch names the pointers it saw): a new one each run.
+ADDRESS = re.compile(r"\b0x[0-9a-fA-F]+\b")
 MESSAGE_CHARS = 240
 
 
 def normalised(message):
     text = " ".join(message.split())
     text = PATH.sub("<path>", text)
+    text = ADDRESS.sub("<address>", text)
     text = COORDINATE.sub("(#,", text)
     return NUMBER.sub("#", text)[:MESSAGE_CHARS]
 
