@@ -54,6 +54,9 @@ SYSTEM = [
     (r"^-lcudadevrt$", None),
     (r"^-lcudart_static$", None),
     (r"^-l(m|dl|rt|pthread)$", None),  # added once, at the end, below
+    # Where this build found a library outside the system's folders (CMocka
+    # unpacked under /opt, say): the copy finds its own and sets its own.
+    (r"^-Wl,-rpath,", None),
 ]
 TAIL = ["m", "dl", "rt", "Threads::Threads"]
 
