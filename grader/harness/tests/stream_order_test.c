@@ -33,6 +33,26 @@ static void chunk(const void *s)
         stream_order_work(s, 0);
 }
 
+/* A new call: the start recorded in A, which B and C wait for, then a chunk
+ * in each of the three streams. */
+static void start_joined_chunks(void)
+{
+    stream_order_reset();
+    stream_order_record(START, A, 0);
+    stream_order_wait(B, START, 0);
+    stream_order_wait(C, START, 0);
+    chunk(A), chunk(B), chunk(C);
+}
+
+/* A new call: a chunk in A between two events recorded in `events`. */
+static void chunk_of_a_between_events(const void *events, int per_thread)
+{
+    stream_order_reset();
+    stream_order_record(START, events, per_thread);
+    chunk(A);
+    stream_order_record(STOP, events, per_thread);
+}
+
 static int judged(stream_order_blocking_fn blocking, char *why, size_t size)
 {
     return stream_order_brackets(START, STOP, blocking, why, size);
@@ -74,11 +94,7 @@ void cpu_joined_streams_bracket(void **state)
 {
     (void)state;
     char why[256] = "";
-    stream_order_reset();
-    stream_order_record(START, A, 0);
-    stream_order_wait(B, START, 0);
-    stream_order_wait(C, START, 0);
-    chunk(A), chunk(B), chunk(C);
+    start_joined_chunks();
     stream_order_record(&done_b, B, 0);
     stream_order_record(&done_c, C, 0);
     stream_order_wait(A, &done_b, 0);
@@ -87,11 +103,7 @@ void cpu_joined_streams_bracket(void **state)
     GRADER_CHECK(judged(none_blocking, why, sizeof why) == 1,
                  "streams joined on the start and into the stop did not bracket: %s", why);
     /* Without C's join, C's work is not before the stop. */
-    stream_order_reset();
-    stream_order_record(START, A, 0);
-    stream_order_wait(B, START, 0);
-    stream_order_wait(C, START, 0);
-    chunk(A), chunk(B), chunk(C);
+    start_joined_chunks();
     stream_order_record(&done_b, B, 0);
     stream_order_wait(A, &done_b, 0);
     stream_order_record(STOP, A, 0);
@@ -131,16 +143,10 @@ void cpu_per_thread_stream_is_not_legacy(void **state)
     (void)state;
     char why[256] = "";
     /* The per-thread default stream waits for the legacy one only. */
-    stream_order_reset();
-    stream_order_record(START, NULL, 1);
-    chunk(A);
-    stream_order_record(STOP, NULL, 1);
+    chunk_of_a_between_events(NULL, 1);
     GRADER_CHECK(judged(all_blocking, why, sizeof why) == 0 && strstr(why, "its 1st stream"),
                  "events in the per-thread stream bracketed a created stream: %s", why);
-    stream_order_reset();
-    stream_order_record(START, STREAM_ORDER_LEGACY, 1);
-    chunk(A);
-    stream_order_record(STOP, STREAM_ORDER_LEGACY, 1);
+    chunk_of_a_between_events(STREAM_ORDER_LEGACY, 1);
     GRADER_CHECK(judged(all_blocking, why, sizeof why) == 1,
                  "cudaStreamLegacy was not taken for the legacy stream: %s", why);
 }
