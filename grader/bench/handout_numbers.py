@@ -201,6 +201,15 @@ def process(path, text, results, rubrics, write):
     problems, pending = [], [0]
     name = os.path.relpath(path, REPO)
 
+    def settled(m, expression, quote, want, where, source):
+        """The marker rewritten to `want` (--write), or kept, a mismatch noted."""
+        if write:
+            return m.group(0).replace(f"-->{quote}<!--", f"-->{want}<!--")
+        if want != quote.strip():
+            problems.append(f"{where}: the handout quotes `{expression}` as {quote!r}; the "
+                            f"{source} gives {want}")
+        return m.group(0)
+
     def inline(m):
         kind, gpu, expression, quote = m.group(1), m.group(2), m.group(3), m.group(4)
         where = f"{name}:{line_of(text, m.start())}"
@@ -230,12 +239,8 @@ def process(path, text, results, rubrics, write):
         except (KeyError, ValueError, ZeroDivisionError) as err:
             problems.append(f"{where}: {err}")
             return m.group(0)
-        if write:
-            return m.group(0).replace(f"-->{quote}<!--", f"-->{want}<!--")
-        if want != quote.strip():
-            problems.append(f"{where}: the handout quotes `{expression}` as {quote!r}; the "
-                            f"committed result ({os.path.relpath(source, REPO)}) gives {want}")
-        return m.group(0)
+        return settled(m, expression, quote, want, where,
+                       f"committed result ({os.path.relpath(source, REPO)})")
 
     def logged(m):
         expression, quote = m.group(1), m.group(2)
@@ -245,12 +250,7 @@ def process(path, text, results, rubrics, write):
         except (KeyError, ValueError, SyntaxError, ZeroDivisionError) as err:
             problems.append(f"{where}: {err}")
             return m.group(0)
-        if write:
-            return m.group(0).replace(f"-->{quote}<!--", f"-->{want}<!--")
-        if want != quote.strip():
-            problems.append(f"{where}: the handout quotes `{expression}` as {quote!r}; the "
-                            f"committed log gives {want}")
-        return m.group(0)
+        return settled(m, expression, quote, want, where, "committed log")
 
     def block(m):
         lab = int(m.group(2)[3:])
