@@ -26,6 +26,8 @@
 #   make test                  build everything and run the project's own tests
 #   make dist-student OUT=dir  a copy of the course for students (no solutions/)
 #   make skeleton-manifest     after editing a skeleton: grader/skeletons.manifest
+#   make lab-lists             after editing a grader/labN/lab.ini or calibration rule: the
+#                              README's, design.md's, grading.md's and glossary's lists, rules.json
 #   make count-lines [REV=x]   lines of code per area and in total (tracked files; lab 8 aside)
 #   make list-variants         every known-wrong variant, what it does and the tests it must fail
 # <<< course only
@@ -393,6 +395,13 @@ endif
 # check that it matches.
 skeleton-manifest:
 	@$(PYTHON) grader/tools/skeleton_manifest.py --write
+
+# After editing a lab's grader/labN/lab.ini or labN_calibration_rules.json:
+# rewrite the central lists written from them (grader/tools/lab_lists.py;
+# the ctest docs.lab_lists checks them), and commit those.
+.PHONY: lab-lists
+lab-lists:
+	@$(PYTHON) grader/tools/lab_lists.py --write
 # <<< course only
 
 # >>> course only

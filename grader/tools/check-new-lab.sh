@@ -5,8 +5,11 @@
 #
 # Copies the repository (its files as dist-student.sh lists them: tracked,
 # or untracked and not ignored) to WORK_DIR/course, runs new-lab.sh there
-# for the next free lab number (8 while there are seven labs) and checks
-# that the lab it makes needs nothing else to be a lab:
+# for the next free lab number and checks that the lab it makes needs
+# nothing else to be a lab:
+#   - it changed only its own folders and the files it says it regenerated
+#     (skeletons.manifest; the lists of labs, between their markers only,
+#     which now name it: grader/tools/lab_lists.py);
 #   - the course's consistency checks pass with it (TODOs in step with the
 #     handout's table, skeletons.manifest, given code equal in skeleton and
 #     solution, the handouts' numbers);
@@ -50,9 +53,10 @@ PYTHON=$python bash "$copy/grader/tools/new-lab.sh" "$n" example >"$work/new-lab
   fail "new-lab.sh $n example failed; see $work/new-lab.log"
 after=$(snapshot)
 # It lists what it created (two-space indented paths) and names the
-# manifest it regenerated; nothing else of the course may have changed.
+# files it regenerated; nothing else of the course may have changed.
+regenerated=$(sed -n 's/^and regenerated: //p' "$work/new-lab.log" | tr ' ' '\n')
 said=$( (sed -n 's/^  \(\(labs\|solutions\|grader\|handouts\)\/[^ ]*\)$/\1/p' "$work/new-lab.log"
-  echo grader/skeletons.manifest) | sort -u)
+  echo "$regenerated") | sort -u)
 changed=$(diff <(echo "$before") <(echo "$after") | sed -n 's/^[<>] [0-9a-f]*  //p' | sort -u || true)
 [ "$changed" = "$said" ] || fail "new-lab.sh changed other files than it lists:
 $(diff <(echo "$said") <(echo "$changed") || true)"
@@ -63,6 +67,20 @@ for f in labs/${lab}_example/$lab.h labs/${lab}_example/example.cu \
 done
 grep -q "labs/${lab}_example/example.cu" "$copy/grader/skeletons.manifest" ||
   fail "grader/skeletons.manifest does not list the new skeleton"
+# The regenerated lists of labs changed only between their markers, and
+# now name the new lab (the lab's own grader/$lab/lab.ini is their source).
+outside() { sed '/<!-- lab-lists: /,/<!-- \/lab-lists -->/d' "$1"; }
+for f in README.md docs/design.md handouts/glossary.md; do
+  grep -qxF "$f" <<<"$regenerated" || fail "new-lab.sh did not regenerate $f"
+done
+for f in $regenerated; do
+  [[ $f == *.md ]] || continue # the others are whole generated files
+  cmp -s <(outside "$repo/$f") <(outside "$copy/$f") ||
+    fail "new-lab.sh changed $f outside its lab-lists markers"
+done
+grep -qF "| $n | \`${lab}_example\` |" "$copy/README.md" || fail "the README's lab table lacks lab $n"
+"$python" "$copy/grader/tools/lab_lists.py" --root "$copy" --check >"$work/lab_lists.log" 2>&1 ||
+  fail "lab_lists.py --check fails after new-lab.sh; see $work/lab_lists.log"
 # The count the issue asks for: how many files adding a lab touches.
 echo "new-lab.sh $n example touched $(wc -l <<<"$changed") files:"
 sed 's/^/  /' <<<"$changed"

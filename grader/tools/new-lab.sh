@@ -10,8 +10,9 @@
 #                             rubric, the kernel table (make time-labN,
 #                             make profile-labN)
 #   handouts/labN-TOPIC.md    (underscores become hyphens)
-# and regenerates the one central file derived from the labs,
-# grader/skeletons.manifest (skeleton_manifest.py); the build writes the
+# and regenerates the central files derived from the labs:
+# grader/skeletons.manifest (skeleton_manifest.py) and the lists of labs
+# (lab_lists.py, from the lab's grader/labN/lab.ini); the build writes the
 # CPU checks' recorded helper calls (labN_calls.c) from labN.h itself
 # (grader/tools/gen_calls.py). Everything else finds a
 # lab by its folder (CMake, the Makefile, the batch grader, the docs
@@ -91,15 +92,20 @@ render rubric.h.in "grader/$lab/${lab}_rubric.h"
 render cpu_checks.c.in "grader/$lab/${lab}_cpu_checks.c"
 render gpu_checks.c.in "grader/$lab/${lab}_gpu_checks.c"
 render kernels.c.in "grader/$lab/${lab}_kernels.c"
+render lab.ini.in "grader/$lab/lab.ini"
 render handout.md.in "handouts/$handout"
 
 # Derived from the labs, so generated rather than written: the manifest
-# make submit compares a student's files with.
+# make submit compares a student's files with, and the central lists of
+# labs (the README's table, design.md's, grading.md's yardsticks, the
+# glossary's handout links) from the lab's grader/labN/lab.ini.
 "$python" "$repo/grader/tools/skeleton_manifest.py" --write --root "$repo" >/dev/null
+regenerated=$("$python" "$repo/grader/tools/lab_lists.py" --write --root "$repo" |
+  sed -n 's/^lab_lists: .* rewrote //p' | sed 's/^nothing$//; s/,//g')
 
 echo "new-lab: lab $number ($dir) created:"
 printf '  %s\n' "${created[@]}"
-echo "and regenerated: grader/skeletons.manifest"
+echo "and regenerated: grader/skeletons.manifest $regenerated"
 cat <<EOF
 
 Try it: make check-solution-$lab (passes; the GPU test is skipped without a
@@ -118,20 +124,19 @@ central lists that name every lab):
   [ ] speed tests: thresholds calibrated on a GPU in grader/$lab/${lab}_rubric.h,
       each with its partial-credit floor beside it, and a GRADER_SPEED row in
       grader/$lab/${lab}_grader.c; each threshold CALIBRATED(NAME, default)
-      with its rule in grader/calibration/rules.json; a baseline that is
+      with its rule in grader/$lab/${lab}_calibration_rules.json (make
+      lab-lists gathers it into grader/calibration/rules.json); a baseline that is
       an answer goes in solutions/$dir/ with a line in
       grader/$lab/${lab}_answer_libraries.list
   [ ] the kernel table grader/$lab/${lab}_kernels.c: the lab's kernels, their
       yardsticks and work (make time-$lab, make profile-$lab, the speed
       checks); ${lab}_profile.metrics for make profile-$lab; KERNEL_RACE rows
       and RACE_FROM_TABLE in grader/$lab/CMakeLists.txt for shared memory
-  [ ] README.md: the lab's row in the Labs table; once measured, its row in
-      "What good looks like"
-  [ ] docs/design.md, section 1: the lab's row in the table of labs
-  [ ] handouts/grading.md: the lab's yardstick row (its section 6), once it has
-      a speed test
-  [ ] handouts/glossary.md: the L$number link in "Section numbers point at
-      the handouts", and the lab's terms
+  [ ] grader/$lab/lab.ini: the lab's summary, status and yardstick, then
+      make lab-lists (the README's, design.md's, grading.md's and the
+      glossary's lists of labs; the ctest docs.lab_lists checks them)
+  [ ] README.md, once measured: the lab's row in "What good looks like";
+      handouts/glossary.md: the lab's terms
   [ ] make bench: grader/bench/bench_$lab.c, add_bench_runner($number ...) in
       grader/bench/CMakeLists.txt, $number in LABS of grader/bench/bench.py,
       the headline row of grader/bench/results_tables.py; then make bench
