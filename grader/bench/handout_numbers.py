@@ -196,7 +196,7 @@ def line_of(text, offset):
     return text.count("\n", 0, offset) + 1
 
 
-def process(path, text, results, rubrics, write):
+def process(path, text, results, rubrics, write, headlines=None):
     """(new text, problems, pending count) for one handout."""
     problems, pending = [], [0]
     name = os.path.relpath(path, REPO)
@@ -277,7 +277,9 @@ def process(path, text, results, rubrics, write):
         except ValueError as err:
             problems.append(f"{name}:{line_of(text, m.start())}: {err}")
             return m.group(0)
-        want = results_tables.summary_block(bench, source, rubrics, PRIMARY_GPU)
+        want = results_tables.summary_block(bench, source, rubrics, PRIMARY_GPU,
+                                            headlines if headlines is not None else
+                                            results_tables.read_headlines(REPO))
         if write:
             return m.group(1) + want + m.group(3)
         if m.group(2) != want:
@@ -303,6 +305,7 @@ def main(argv):
     parser.add_argument("handouts", nargs="+")
     args = parser.parse_args(argv)
     rubrics = read_rubrics(args.root)
+    headlines = results_tables.read_headlines(args.root)
     results = Results(args.results)
     all_problems, pending, quoted = [], 0, 0
     for path in args.handouts:
@@ -311,7 +314,7 @@ def main(argv):
         quoted += len(INLINE.findall(text)) + len(RESULT.findall(text)) + \
             len(BLOCK.findall(text)) + \
             len(SUMMARY.findall(text))
-        new, problems, waiting = process(path, text, results, rubrics, args.write)
+        new, problems, waiting = process(path, text, results, rubrics, args.write, headlines)
         all_problems += problems
         pending += waiting
         if args.write and new != text:

@@ -109,18 +109,29 @@ def lab_block(lab, bench, source, others, primary):
 
 
 # The README's "what good looks like": per lab, the kernel the lab is about,
-# at the size its grader times, and the threshold its grader applies to it.
-HEADLINES = [
-    (1, "image_double", "8192x8192", "image_double", "LAB1_IMAGE_COPY_FRACTION_MIN"),
-    (2, "matmul", "2048", "naive", "LAB2_SPEEDUP_OVER_UNCOALESCED_MIN"),
-    (3, "matmul", "2048", "tiled", "LAB3_TILED_SPEEDUP_MIN"),
-    (3, "matmul", "2048", "thread_tile", "LAB3_THREAD_TILE_SPEEDUP_MIN"),
-    (4, "transpose", "8192x8192", "padded", "LAB4_PADDED_SPEEDUP_MIN"),
-    (4, "transpose", "8192x8192", "multirow", "LAB4_MULTIROW_COPY_FRACTION_MIN"),
-    (5, "sum", "2^27", "grid_stride", "LAB5_GRID_STRIDE_COPY_FRACTION_MIN"),
-    (6, "pipeline", "2^26", "streamed", "LAB6_STREAMED_SPEEDUP_MIN"),
-    (7, "matmul", "4096", "warp_tile", "LAB7_WARP_TILE_CUBLAS_FRACTION_MIN"),
-]
+# at the size its grader times, and the threshold its grader applies to it:
+# the `headline` lines of each lab's grader/labN/lab.ini,
+#   headline = PROBLEM SIZE KERNEL THRESHOLD [over=KERNEL]
+# (over=: the ratio is against that row of the same problem, as the grader
+# times it; else a FRACTION threshold reads the row's share of its ceiling
+# and any other its speedup over the bench's baseline).
+def read_headlines(root):
+    import configparser
+    found = []
+    for path in glob.glob(os.path.join(root, "grader", "lab*", "lab.ini")):
+        lab = int(re.search(r"lab(\d+)", os.path.basename(os.path.dirname(path))).group(1))
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read(path, encoding="utf-8")
+        for line in parser.get("lab", "headline", fallback="").splitlines():
+            words = line.split()
+            if not words:
+                continue
+            if len(words) not in (4, 5) or (len(words) == 5 and not words[4].startswith("over=")):
+                raise ValueError(f"{path}: headline '{line}' is not PROBLEM SIZE KERNEL "
+                                 "THRESHOLD [over=KERNEL]")
+            over = words[4][len("over="):] if len(words) == 5 else None
+            found.append((lab, *words[:4], over))
+    return sorted(found, key=lambda h: h[0])
 
 
 def _find(bench, lab, problem, size, kernel):
@@ -128,24 +139,23 @@ def _find(bench, lab, problem, size, kernel):
                  r["size"] == size and r["kernel"] == kernel), None)
 
 
-def grader_ratio(bench, lab, problem, size, kernel, threshold):
+def grader_ratio(bench, lab, problem, size, kernel, threshold, over=None):
     """The ratio the grader compares with `threshold`, as this bench file
-    measured it: a speedup over the baseline the grader uses, or a fraction
-    of the yardstick (copy kernel, cudaMemcpy, cuBLAS)."""
+    measured it: against the row `over` where the grader times against that
+    kernel, else a fraction of the ceiling (copy, cuBLAS) or the speedup over
+    the bench's baseline."""
     r = _find(bench, lab, problem, size, kernel)
     if r is None:
         return None
-    if "COPY_FRACTION" in threshold or "CUBLAS_FRACTION" in threshold:
-        yardstick = "copy_kernel" if lab == 1 else None
-        y = _find(bench, lab, problem, size, yardstick) if yardstick else None
-        return y["median_ms"] / r["median_ms"] if y else r.get("pct_of_ceiling", 0) / 100.0
-    if threshold == "LAB4_PADDED_SPEEDUP_MIN":  # over the grader's unpadded tile
-        y = _find(bench, lab, problem, size, "unpadded")
+    if over:
+        y = _find(bench, lab, problem, size, over)
         return y["median_ms"] / r["median_ms"] if y else None
+    if "FRACTION" in threshold:
+        return r.get("pct_of_ceiling", 0) / 100.0
     return r.get("speedup")
 
 
-def summary_block(bench, source, rubrics, primary):
+def summary_block(bench, source, rubrics, primary, headlines):
     """The README table, ending with a newline."""
     if bench is None:
         return (f"*Not measured yet: generated from `handouts/results/bench-{primary}*.json` "
@@ -158,11 +168,11 @@ def summary_block(bench, source, rubrics, primary):
              f"\"Expected results\" has the full tables and figures.", "",
              "| lab | kernel | size | rate | what the grader checks (its threshold) |",
              "|---|---|---|---|---|"]
-    for lab, problem, size, kernel, threshold in HEADLINES:
+    for lab, problem, size, kernel, threshold, over in headlines:
         r = _find(bench, lab, problem, size, kernel)
         if r is None:
             continue
-        ratio = grader_ratio(bench, lab, problem, size, kernel, threshold)
+        ratio = grader_ratio(bench, lab, problem, size, kernel, threshold, over)
         what = "fraction of " if "FRACTION" in threshold else "speedup "
         limit = rubrics.get(threshold)
         lines.append(f"| {lab} | {r['label']} | {size} | {rate_text(r['rate'])} {r['unit']} | "

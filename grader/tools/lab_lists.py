@@ -9,6 +9,9 @@ manifest grader/labN/lab.ini:
     status = available            (optional; the README's last column)
     yardstick = what its speed is timed against   (optional: a lab without
                                                    a speed test has none)
+    headline = PROBLEM SIZE KERNEL THRESHOLD [over=KERNEL]   (optional, one
+               a line: the README's "what good looks like" rows, which
+               make handout-numbers writes from the bench file)
 
 Each central file holds its list between two markers,
 <!-- lab-lists: NAME --> and <!-- /lab-lists -->, and nothing else of the
@@ -68,7 +71,9 @@ def labs(root):
             raise SystemExit(f"lab_lists: grader/lab{n}/lab.ini needs a [lab] section with "
                              "a summary")
         fields = {k: " ".join(v.split()) for k, v in parser["lab"].items()}
-        unknown = set(fields) - {"summary", "status", "yardstick"}
+        # headline: the README's "what good looks like" rows
+        # (grader/bench/results_tables.py reads it).
+        unknown = set(fields) - {"summary", "status", "yardstick", "headline"}
         if unknown:
             raise SystemExit(f"lab_lists: grader/lab{n}/lab.ini: unknown field(s) "
                              f"{', '.join(sorted(unknown))}")
