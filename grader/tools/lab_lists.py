@@ -19,7 +19,7 @@ file is touched:
 
     README.md            labs        the table of labs (number, folder,
                                      summary, handout, status)
-    docs/design.md       labs        the same labs, with the places each has
+    docs/design.md       labs        the same labs (number, folder, summary)
     handouts/grading.md  yardsticks  the speed tests' yardsticks
     handouts/glossary.md handouts    "L1 is lab1-....md, L2 ..."
 
@@ -52,8 +52,8 @@ END = "<!-- /lab-lists -->"
 
 
 def labs(root):
-    """Each lab as a dict: number, folder, handout, places and its manifest's
-    fields, in lab order."""
+    """Each lab as a dict: number, folder, handout and its manifest's fields,
+    in lab order."""
     found = []
     for folder in glob.glob(os.path.join(root, "labs", "lab*_*")):
         name = os.path.basename(folder)
@@ -81,12 +81,7 @@ def labs(root):
         if len(handouts) != 1:
             raise SystemExit(f"lab_lists: lab {n} needs exactly one handouts/lab{n}-*.md, "
                              f"found {len(handouts)}")
-        places = [what for what, path in (
-            ("skeleton", folder), ("solution", os.path.join(root, "solutions", name)),
-            ("grader", os.path.join(root, "grader", f"lab{n}")), ("handout", handouts[0]))
-            if os.path.exists(path)]
-        found.append(dict(fields, number=n, folder=name, places=places,
-                          handout=os.path.basename(handouts[0])))
+        found.append(dict(fields, number=n, folder=name, handout=os.path.basename(handouts[0])))
     return sorted(found, key=lambda lab: lab["number"])
 
 
@@ -99,9 +94,8 @@ def readme_labs(all_labs):
 
 
 def design_labs(all_labs):
-    rows = ["| lab | folder | topic | state |", "|---|---|---|---|"]
-    rows += [f"| {lab['number']} | `{lab['folder']}` | {lab['summary']} | "
-             f"{', '.join(lab['places'])} |" for lab in all_labs]
+    rows = ["| lab | folder (fixed) | topic |", "|---|---|---|"]
+    rows += [f"| {lab['number']} | `{lab['folder']}` | {lab['summary']} |" for lab in all_labs]
     return rows
 
 
@@ -201,8 +195,7 @@ def self_test(root):
             shutil.copy(os.path.join(root, rel), os.path.join(tmp, rel))
         for lab in labs(root):
             n = lab["number"]
-            for top in ("labs", "solutions"):
-                os.makedirs(os.path.join(tmp, top, lab["folder"]))
+            os.makedirs(os.path.join(tmp, "labs", lab["folder"]))
             shutil.copytree(os.path.join(root, "grader", f"lab{n}"),
                             os.path.join(tmp, "grader", f"lab{n}"),
                             ignore=lambda d, names: [x for x in names if x != "lab.ini" and
@@ -212,8 +205,7 @@ def self_test(root):
         assert run(tmp, write=False) == 0, "the copy's lists are not in step to begin with"
         # A new lab: its manifest alone must reach every list.
         n = max(lab["number"] for lab in labs(tmp)) + 1
-        for top in ("labs", "solutions"):
-            os.makedirs(os.path.join(tmp, top, f"lab{n}_probe"))
+        os.makedirs(os.path.join(tmp, "labs", f"lab{n}_probe"))
         os.makedirs(os.path.join(tmp, "grader", f"lab{n}"))
         with open(os.path.join(tmp, "grader", f"lab{n}", "lab.ini"), "w") as f:
             f.write("[lab]\nsummary = a probe\n  over two lines\nyardstick = a probe's copy\n")

@@ -1,5 +1,5 @@
 /* Grading on fewer SMs than the GPU has: how the graders' ratios move with
- * the SM count (docs/design.md, "How thresholds move between GPUs").
+ * the SM count (docs/design.md, section 3.6).
  *
  * With GRADER_SM_COUNT=N in the environment, each test process runs its
  * test in a green context of at least N SMs (the driver grants them in
