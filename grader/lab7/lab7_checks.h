@@ -17,7 +17,7 @@ void cpu_float4_loads_cover_tiles(void **state);
 void cpu_warp_tile_coverage(void **state);
 /* The optional final stage (bonus): the block count and the tile choice. */
 void cpu_sized_tile_choice(void **state);
-/* The grader's own rule for it (handout section 15.2), which its CPU and
+/* The grader's own rule for it (handout section 11.2), which its CPU and
  * GPU checks hold the student's to: the blocks of a bm x bn tiling of an
  * m x n C (edges rounded up), and the tile to launch on `sms` SMs (the
  * one whose busiest SM finishes first, weighing each tile's work by its

@@ -401,7 +401,7 @@ static long long busiest_sm_work(int m, int n, int bm, int bn, int sms)
     return busiest_sm_blocks(m, n, bm, bn, sms) * bm * bn;
 }
 
-/* The handout's rule (section 15.2): the large tile when its busiest SM's
+/* The handout's rule (section 11.2): the large tile when its busiest SM's
  * time, that work over the tile's rate, is no longer than the small
  * tile's; multiplied out by both rates to stay in integers. */
 int lab7_grader_tile(int m, int n, int sms)
@@ -463,7 +463,7 @@ static void expect_choice(int m, int n, int sms)
                 "expected %s. The busiest SM runs %lld of the 128 x 128 tile's %lld blocks "
                 "(time %lld x 128 x 128 / %d = %.1f) or %lld of the 64 x 64 tile's %lld "
                 "(time %lld x 64 x 64 / %d = %.1f); the shorter time wins, the large tile on "
-                "a tie.%s See %s, section 15.2.",
+                "a tie.%s See %s, section 11.2.",
                 m, n, sms, got, tile_name(got), tile_name(want), large_rounds,
                 lab7_grader_tile_blocks(m, n, LAB7_WT_BM, LAB7_WT_BN), large_rounds,
                 LAB7_TILE_RATE_LARGE,
@@ -496,7 +496,7 @@ void cpu_sized_tile_choice(void **state)
                      "TODO(7.11) lab7_tile_blocks(m=%d, n=%d, bm=%d, bn=%d) returned %d, "
                      "expected %lld: ceil(%d/%d) = %d rows of tiles times ceil(%d/%d) = %d "
                      "columns. A partial tile at an edge is a whole block. See %s, section "
-                     "15.2.",
+                     "11.2.",
                      m, n, bm, bn, got, want, m, bm, sim_ceil_div(m, bm), n, bn,
                      sim_ceil_div(n, bn), LAB7_HANDOUT);
     }

@@ -459,7 +459,7 @@ void gpu_sized_correct(void **state)
         snprintf(where, sizeof where, "on %s the 128 x 128 tile gives %lld blocks and the 64 x "
                  "64 tile %lld for this GPU's %d SMs, so the %s tile is the one to launch: %u "
                  "threads per block, one block per %ux%u tile of C (TODO(7.11) and TODO(7.13), "
-                 "%s, sections 15.2 and 15.4)", shape, large,
+                 "%s, sections 11.2 and 11.4)", shape, large,
                  lab7_grader_tile_blocks(s.m, s.n, LAB7_WTS_BM, LAB7_WTS_BN), sms,
                  tile == LAB7_TILE_LARGE ? "large" : "small", threads, bm, bn, LAB7_HANDOUT);
         gpu_expect_launch_shape(impl.name, threads, 1, 1, ((unsigned)s.n + bn - 1) / bn,

@@ -34,10 +34,10 @@ static const char HINT_WARP[] =
     "epilogue at lab7_warp_tile_output (sections 8 and 4).";
 
 static const char HINT_SIZED[] =
-    "Check TODO(7.11) (the block count and the choice, section 15.2), TODO(7.12) (the small "
+    "Check TODO(7.11) (the block count and the choice, section 11.2), TODO(7.12) (the small "
     "tile's kernel: stage 4 with the LAB7_WTS_* sizes, its warp origins and lanes from "
-    "those sizes, two rounds of float4s per tile with BK = 16, section 15.3) and TODO(7.13) "
-    "(the SM count, the launch of the chosen kernel over the chosen tile, section 15.4). "
+    "those sizes, two rounds of float4s per tile with BK = 16, section 11.3) and TODO(7.13) "
+    "(the SM count, the launch of the chosen kernel over the chosen tile, section 11.4). "
     "The large tile is your stage 4: if it passes gpu_warp_tile_correct, look at the small "
     "one.";
 
@@ -63,7 +63,7 @@ const lab7_stage_info *lab7_stage_about(lab7_stage stage)
           VALIDATION, 0, NULL}},
         /* The optional final stage: its threads and shared memory are those
          * of the small tile (the large one is stage 4's kernel). */
-        {LAB7_STAGE_SIZED, "sized", "7.12", "15", LAB7_WTS_THREADS,
+        {LAB7_STAGE_SIZED, "sized", "7.12", "11", LAB7_WTS_THREADS,
          (LAB7_WTS_BM * LAB7_WTS_BK + LAB7_WTS_BK * LAB7_WTS_BN) * sizeof(float), HINT_SIZED,
          {"lab7_sgemm(sized)", lab7_product_sized, LAB7_WTS_BM, HINT_SIZED, VALIDATION, 0,
           NULL}},
@@ -98,7 +98,7 @@ launch_shape lab7_stage_launch(lab7_stage stage, matmul_shape s, int sms, char *
         threads = large ? LAB7_WT_THREADS : LAB7_WTS_THREADS;
         snprintf(where, size, "for this GPU's %d SMs the %s tile is the one to launch: %u "
                  "threads per block, one block per %ux%u tile of C (TODO(7.11) and TODO(7.13), "
-                 "%s, sections 15.2 and 15.4)", sms, large ? "large" : "small", threads, bm, bn,
+                 "%s, sections 11.2 and 11.4)", sms, large ? "large" : "small", threads, bm, bn,
                  LAB7_HANDOUT);
     } else {
         bm = tile[stage].bm;

@@ -161,7 +161,7 @@ void gpu_sized_speed_vs_lab3(void **state)
                     "check that lab7_choose_tile picks the small tile here (TODO(7.11)), that "
                     "TODO(7.13) launches the kernel it picked, and that the small-tile kernel "
                     "keeps stage 4's unrolled loops, float4 fragments and two buffers "
-                    "(TODO(7.12)). Handout section 15.");
+                    "(TODO(7.12)). Handout section 11.");
 }
 
 /* ---------------------------------------------------------- the table */

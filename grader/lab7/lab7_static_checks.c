@@ -28,7 +28,7 @@ void cpu_kernel_resources(void **state)
         /* The optional final stage's small tile (the large one is stage 4's). */
         {"warp_tile_small_kernel", "the sized stage's small-tile kernel", "sized",
          TILES_BYTES(LAB7_WTS_BM, LAB7_WTS_BN, LAB7_WTS_BK), LAB7_WTS_THREADS, "7.12",
-         LAB7_HANDOUT, "15", "15.3"},
+         LAB7_HANDOUT, "11", "11.3"},
     };
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; ++i)
         kernel_resources_expect(&stages[i]);

@@ -135,7 +135,7 @@ enum { LAB7_TILE_LARGE = 0, LAB7_TILE_SMALL = 1 };
 /* How much faster the large tile computes than the small one once both
  * keep every SM busy, as the fraction LAB7_TILE_RATE_LARGE /
  * LAB7_TILE_RATE_SMALL = 5/4 (lab7_choose_tile weighs each tile's work by
- * it; handout section 15 says where it comes from). */
+ * it; handout section 11 says where it comes from). */
 #define LAB7_TILE_RATE_LARGE 5
 #define LAB7_TILE_RATE_SMALL 4
 

@@ -169,7 +169,7 @@ LAB_HOST_DEVICE lab7_coord lab7_warp_tile_output(int thread, int wm_iter, int wn
  * body below reads them: stage 4's tile here (add to it what your body
  * needs). The final stage (end of this file, TODO(7.12)) runs the same body
  * with a 64 x 64 tile: a second struct like this one, its helpers worked
- * for the LAB7_WTS_* sizes (handout section 15.3). */
+ * for the LAB7_WTS_* sizes (handout section 11.3). */
 struct warp_shape_large {
     enum {
         BM = LAB7_WT_BM, BN = LAB7_WT_BN, BK = LAB7_WT_BK, TM = LAB7_WT_TM, TN = LAB7_WT_TN,
@@ -363,7 +363,7 @@ extern "C" lab_status lab7_kernel_attributes(lab7_stage stage, struct cudaFuncAt
  * and most of the GPU's SMs get none (wave quantisation). This stage
  * launches stage 4's kernel with a 64 x 64 block tile (LAB7_WTS_* in
  * lab7.h) when that tile's busiest SM would finish first (handout
- * section 15, "Final stage"). */
+ * section 11, "Final stage"). */
 
 /* ------------------------------------ final stage: which block tile */
 
@@ -371,7 +371,7 @@ LAB_HOST_DEVICE int lab7_tile_blocks(int m, int n, int bm, int bn)
 {
     /* TODO(7.11): the number of bm x bn block tiles that cover an m x n C,
      * counting a partial tile at the right or bottom edge as a block (round
-     * up, as stage 4's launch does for its grid). (handout section 15.2) */
+     * up, as stage 4's launch does for its grid). (handout section 11.2) */
     return 0;
 }
 
@@ -385,14 +385,14 @@ LAB_HOST_DEVICE int lab7_choose_tile(int m, int n, int sm_count)
      *   rounds_large * LAB7_WT_BM * LAB7_WT_BN * LAB7_TILE_RATE_SMALL <=
      *   rounds_small * LAB7_WTS_BM * LAB7_WTS_BN * LAB7_TILE_RATE_LARGE
      * (in long long), LAB7_TILE_SMALL otherwise. Why the busiest SM, and
-     * not "every SM has a block"? (handout section 15.2) */
+     * not "every SM has a block"? (handout section 11.2) */
     return LAB7_TILE_LARGE;
 }
 
 /* ---------------------------------- final stage: the small-tile kernel */
 
 /* Up to LAB7_WTS_MIN_BLOCKS blocks of 128 threads per SM: the registers
- * stay under 128 per thread (handout section 15.3). */
+ * stay under 128 per thread (handout section 11.3). */
 __global__ void __launch_bounds__(LAB7_WTS_THREADS, LAB7_WTS_MIN_BLOCKS)
     warp_tile_small_kernel(int m, int n, int k, float alpha, const float *__restrict__ a,
                            const float *__restrict__ b, float beta, float *__restrict__ c)
@@ -407,7 +407,7 @@ __global__ void __launch_bounds__(LAB7_WTS_THREADS, LAB7_WTS_MIN_BLOCKS)
      * worked for them, above this kernel, and here
      * warp_tile_body<your_shape, false>(m, n, k, alpha, a, b, beta, c);
      * a copy of the body edited for these sizes also passes. (handout
-     * section 15.3) */
+     * section 11.3) */
 }
 
 /* For lab7_kernel_attributes (given). */
@@ -425,7 +425,7 @@ static lab_status sgemm_sized(int m, int n, int k, float alpha, const float *a, 
      * launch() warp_tile_kernel<false> (LAB7_WT_* tile) or
      * warp_tile_small_kernel (LAB7_WTS_* tile) over the tiles of C. The
      * sizes already follow lab7_sgemm's rule (multiples of 128, K of 16),
-     * which both tiles divide. (handout section 15.4) */
+     * which both tiles divide. (handout section 11.4) */
     return lab_fail(LAB_ERR_UNSUPPORTED, "lab7_sgemm: LAB7_STAGE_SIZED: TODO(7.11)-(7.13) are not "
                      "done yet");
 }

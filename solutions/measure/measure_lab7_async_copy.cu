@@ -1,4 +1,4 @@
-/* Lab 7, handout section 14: can a warp tile whose tiles reach shared
+/* Lab 7, handout section 15: can a warp tile whose tiles reach shared
  * memory by cp.async (no register staging, STAGES K steps in flight) reach
  * 95% of cuBLAS FP32 at 2048 and 4096, where stage 4 reaches 92-93%? And
  * can split K beat lab 3's tiles at 256, where the final stage's 64 x 64

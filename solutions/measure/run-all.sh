@@ -14,7 +14,7 @@
 #   [4] <gpu>-lab7-profile.txt  lab 7 under Nsight Compute, per stage (committable as
 #                               handouts/results/h100-lab7-profile.txt from an H100)
 #   [5] lab5-divergence.txt     lab 5: what the modulo costs, what divergence costs
-#   [6] lab7-async-copy.txt     lab 7 section 14: warp tiles fed by cp.async, and split
+#   [6] lab7-async-copy.txt     lab 7 section 15: warp tiles fed by cp.async, and split
 #                               K, beside stage 4, the final stage, lab 3 and cuBLAS
 #   [7] instructions.txt        lab 5 section 9: integer % and / by a variable against a
 #                               power of two, float division (IEEE, __fdividef, a*(1/b),

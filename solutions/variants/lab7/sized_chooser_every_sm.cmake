@@ -2,7 +2,7 @@
 # rule before the tile boundary was measured). At 1280 on 132 SMs the large
 # tile's 100 blocks leave 32 SMs idle, so the small tile is picked, yet its
 # busiest SM runs 4 small blocks, time 4 x 4096 / 4 = 4096 against the
-# large tile's 16384 / 5 = 3277 (handout section 15.2: 16% slower measured
+# large tile's 16384 / 5 = 3277 (handout section 11.2: 16% slower measured
 # on an H100).
 lab_variant(SOLUTION warp_tiling.cu
   FIND [[

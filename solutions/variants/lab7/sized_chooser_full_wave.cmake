@@ -2,7 +2,7 @@
 # blocks reach LAB7_WT_MIN_BLOCKS per SM. At 1280 on 132 SMs its 100 blocks
 # are far from 264, so the small tile is picked although its busiest SM
 # runs 4 small blocks where the large tile's runs one (handout section
-# 15.2: the busiest SM decides).
+# 11.2: the busiest SM decides).
 lab_variant(SOLUTION warp_tiling.cu
   FIND [[
     return large_rounds * LAB7_WT_BM * LAB7_WT_BN * LAB7_TILE_RATE_SMALL <=

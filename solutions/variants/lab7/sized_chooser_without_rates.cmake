@@ -1,7 +1,7 @@
 # TODO(7.11) counting the busiest SM's work but not the tiles' rates. At
 # 1920 on 132 SMs the large tile's busiest SM runs 2 blocks (32768
 # elements of C), the small tile's 7 (28672): the small tile is picked,
-# although the large one computes 5/4 as fast (handout section 15.2: 17%
+# although the large one computes 5/4 as fast (handout section 11.2: 17%
 # slower measured on an H100).
 lab_variant(SOLUTION warp_tiling.cu
   FIND [[
