@@ -414,10 +414,10 @@ void cpu_bank_conflict_degree(void **state)
  * 64-float tiles. A helper's coordinate is the float4's first element;
  * component k is k columns to its right. */
 
-static const todo_pointer VEC_GRID = {"4.8", LAB4_HANDOUT, "13.2"};
-static const todo_pointer VEC_ELEMENTS = {"4.9", LAB4_HANDOUT, "13.2"};
-static const todo_pointer VEC_OFFSETS = {"4.10", LAB4_HANDOUT, "13.3"};
-static const todo_pointer VEC_PITCH = {"4.11", LAB4_HANDOUT, "13.4"};
+static const todo_pointer VEC_GRID = {"4.8", LAB4_HANDOUT, "8.2"};
+static const todo_pointer VEC_ELEMENTS = {"4.9", LAB4_HANDOUT, "8.2"};
+static const todo_pointer VEC_OFFSETS = {"4.10", LAB4_HANDOUT, "8.3"};
+static const todo_pointer VEC_PITCH = {"4.11", LAB4_HANDOUT, "8.4"};
 
 /* Around and across the 64-float tile edge, and rows and cols that are and
  * are not multiples of 4. */

@@ -301,7 +301,7 @@ void gpu_vector_race_free(void **state)
         .args = args,
         .fix_hint = "TODO(4.12): one __syncthreads() between the loads' loop and the stores' "
                     "loop, outside every bounds test so that all threads reach it; "
-                    LAB4_HANDOUT ", section 13.5.",
+                    LAB4_HANDOUT ", section 8.5.",
         .limit_s = RACECHECK_RUN_LIMIT_S,
     };
     racecheck_expect_clean(&spec);

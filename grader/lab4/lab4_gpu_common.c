@@ -15,11 +15,11 @@ const lab4_version_info *lab4_version_about(lab4_version version)
          "Check TODO(4.7): both loops run all LAB4_PASSES passes, the passes of a thread are "
          "block_dim.y rows apart in TODO(4.2)-(4.4), and the barrier sits between the two "
          "loops (handout section 7)."},
-        {"vector", "4.12", "13", LAB4_VEC_THREADS * LAB4_VEC_THREADS, LAB4_VEC_TILE,
+        {"vector", "4.12", "8", LAB4_VEC_THREADS * LAB4_VEC_THREADS, LAB4_VEC_TILE,
          "Check TODO(4.8)-(4.10) (grid, which float4 goes where, the gather's offsets, "
-         "handout sections 13.2 and 13.3) and TODO(4.12): a float4 only where vector_loads "
+         "handout sections 8.2 and 8.3) and TODO(4.12): a float4 only where vector_loads "
          "(vector_stores) is set and all four elements lie inside the matrix, single floats "
-         "otherwise, each tested, and one barrier that every thread reaches (section 13.5)."},
+         "otherwise, each tested, and one barrier that every thread reaches (section 8.5)."},
     };
     return &info[version];
 }

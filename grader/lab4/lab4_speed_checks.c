@@ -188,7 +188,7 @@ void gpu_vector_fraction_of_copy(void **state)
                     "The final stage should move data at least as fast as (d): float4 loads "
                     "and stores wherever the entry point allows them (vector_loads, "
                     "vector_stores), all four loads of a thread before the barrier, loops "
-                    "unrolled. Handout section 13.");
+                    "unrolled. Handout section 8.");
 }
 
 /* Every kernel alone, in GB/s and as a share of cudaMemcpy's bandwidth in

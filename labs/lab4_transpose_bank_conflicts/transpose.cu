@@ -115,7 +115,7 @@ __global__ void transpose_multirow_kernel(const float *__restrict__ in, float *_
  *
  * Bonus points. Do it after (b)-(d) pass: the stages above are the lab;
  * this one takes (d)'s idea further, moving 16 bytes per thread and access
- * through a 64 x 64 tile (handout section 13, "Final stage"). */
+ * through a 64 x 64 tile (handout section 8, "Final stage"). */
 
 /* -------------------------------------------- final stage: index helpers */
 
@@ -123,7 +123,7 @@ LAB_HOST_DEVICE lab_dim3 lab4_vec_tile_grid(int rows, int cols)
 {
     /* TODO(4.8): one block per LAB4_VEC_TILE x LAB4_VEC_TILE tile of `in`,
      * x over the tile columns and y over the tile rows, rounding up as in
-     * TODO(4.1). (handout section 13.2) */
+     * TODO(4.1). (handout section 8.2) */
     lab_dim3 grid = {1, 1, 1};
     return grid;
 }
@@ -135,7 +135,7 @@ LAB_HOST_DEVICE lab4_coord lab4_vec_load_element(lab_dim3 block_idx, lab_dim3 th
      * in pass `pass`. It goes to tile row thread_idx.y + pass *
      * LAB4_VEC_THREADS, tile columns 4 * thread_idx.x to 4 * thread_idx.x + 3:
      * the 16 threads of a block row read one row segment of 64 floats.
-     * (handout section 13.2) */
+     * (handout section 8.2) */
     lab4_coord e = {0, 0};
     return e;
 }
@@ -147,7 +147,7 @@ LAB_HOST_DEVICE lab4_coord lab4_vec_store_element(lab_dim3 block_idx, lab_dim3 t
      * x rows) this thread stores in pass `pass`. The tile of block (x, y)
      * lands where it did in TODO(4.3); the float4 lies along a row of
      * `out`, so again the 16 threads of a block row write one row segment
-     * of 64 floats. (handout section 13.2) */
+     * of 64 floats. (handout section 8.2) */
     lab4_coord e = {0, 0};
     return e;
 }
@@ -156,7 +156,7 @@ LAB_HOST_DEVICE int lab4_vec_tile_write_offset(lab_dim3 thread_idx, int pass, in
 {
     /* TODO(4.10): the tile word where component k (0..3) of the float4
      * loaded in pass `pass` goes: its tile row and column are given with
-     * TODO(4.9); rows are `pitch` words apart. (handout section 13.3) */
+     * TODO(4.9); rows are `pitch` words apart. (handout section 8.3) */
     return 0;
 }
 
@@ -166,7 +166,7 @@ LAB_HOST_DEVICE int lab4_vec_tile_read_offset(lab_dim3 thread_idx, int pass, int
      * stored in pass `pass` comes from. The four components are four
      * consecutive elements of a row of `out`: in the tile they are four
      * elements of one column, in four consecutive tile rows (the gather).
-     * (handout section 13.3) */
+     * (handout section 8.3) */
     return 0;
 }
 
@@ -176,7 +176,7 @@ LAB_HOST_DEVICE int lab4_vec_tile_pitch(int padded)
      * unpadded, and for padded = 1 the pitch with the fewest bank
      * conflicts in the gather of TODO(4.10). Work out the banks of the 32
      * words a warp reads for one component at pitches 64, 65 and 68 before
-     * you choose. (handout section 13.4) */
+     * you choose. (handout section 8.4) */
     return 0;
 }
 
@@ -207,8 +207,8 @@ __global__ void transpose_vector_kernel(const float *__restrict__ in, float *__r
      * Stores, one per pass: gather components 0..3 from the words of
      * TODO(4.10) and write them as one float4 to `out` when vector_stores is
      * set and all four lie inside `out`; otherwise one float at a time, each
-     * only if it lies inside `out` (cols x rows). (handout sections 13.2 to
-     * 13.5) */
+     * only if it lies inside `out` (cols x rows). (handout sections 8.2 to
+     * 8.5) */
 }
 
 /* ------------------------------------------------------------------------
