@@ -132,14 +132,14 @@ central lists that name every lab):
       yardsticks and work (make time-$lab, make profile-$lab, the speed
       checks); ${lab}_profile.metrics for make profile-$lab; KERNEL_RACE rows
       and RACE_FROM_TABLE in grader/$lab/CMakeLists.txt for shared memory
-  [ ] grader/$lab/lab.ini: the lab's summary, status and yardstick, then
-      make lab-lists (the README's, design.md's, grading.md's and the
-      glossary's lists of labs; the ctest docs.lab_lists checks them)
-  [ ] README.md, once measured: the lab's row in "What good looks like";
-      handouts/glossary.md: the lab's terms
+  [ ] grader/$lab/lab.ini: the lab's summary, status, yardstick and headline
+      (its row in the README's "What good looks like"), then make lab-lists
+      (the README's, design.md's, grading.md's and the glossary's lists of
+      labs; the ctest docs.lab_lists checks them)
+  [ ] handouts/glossary.md: the lab's terms
   [ ] make bench: grader/bench/bench_$lab.c, add_bench_runner($number ...) in
-      grader/bench/CMakeLists.txt, $number in LABS of grader/bench/bench.py,
-      the headline row of grader/bench/results_tables.py; then make bench
+      grader/bench/CMakeLists.txt, $number in LABS of grader/bench/bench.py;
+      then make bench
       LAB=$number on a GPU and make handout-numbers (handout_numbers.py reads
       every handouts/lab*.md and grader/lab*/lab*_rubric.h itself)
   [ ] solutions/fixtures/: fixtures whose expectations list labs or
