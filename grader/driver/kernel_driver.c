@@ -81,6 +81,15 @@ static void size_text(const kernel_size size, char *buf, size_t len)
 
 /* ---------------------------------------------------------------- time */
 
+/* A row's finish after each of its runs (the timing guard's verify hook):
+ * ctx is the row's kernel_call. */
+static int finish_run(void *ctx, int run)
+{
+    (void)run;
+    const kernel_call *call = ctx;
+    return call->row->finish(&call->args);
+}
+
 static int run_time(const kernel_table *t, const char *text, const char *rows)
 {
     long d[3] = {0, 0, 0};
@@ -114,9 +123,11 @@ static int run_time(const kernel_table *t, const char *text, const char *rows)
         kernel_tolerance tol = row->tolerance ? row->tolerance(p.args.size)
                                               : (kernel_tolerance){0.0, 0.0};
         time_check check = {t->lab, p.args.out, want, p.checked, tol.atol, tol.rtol};
+        timing_guard finish = {NULL, finish_run, &mine};
         time_pair pair = {row->name, kernel_call_launch, &mine, yardstick->name,
                           kernel_call_launch, &base, kernel_row_bytes(row, p.args.size),
-                          kernel_row_flops(row, p.args.size), want ? &check : NULL};
+                          kernel_row_flops(row, p.args.size), want ? &check : NULL,
+                          row->finish ? &finish : NULL};
         int result = time_pair_run(&pair, text);
         /* An extension not written yet is no failure; a wrong result always is. */
         failed |= result == TIME_WRONG || (result == TIME_NOT_TIMED && !row->extension);

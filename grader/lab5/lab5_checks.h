@@ -23,6 +23,8 @@ void gpu_sequential_sums(void **state);
 void gpu_reduction_race_free(void **state);
 void gpu_sum_overwrites_out(void **state);
 void gpu_rejects_bad_input(void **state);
+/* GPU: the no-atomic experiment's hook, lab5_set_partials (0 points). */
+void gpu_block_sums_without_atomic(void **state);
 /* GPU: speed of stages (1)-(3). */
 void gpu_sequential_speed_vs_divergent(void **state);
 void gpu_required_stages_vs_copy(void **state);

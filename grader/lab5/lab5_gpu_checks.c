@@ -39,12 +39,12 @@ typedef struct {
 static const stage_info DIVERGENT = {
     "lab5_sum_divergent", lab5_sum_divergent, LAB5_BLOCK,
     "Check TODO(5.1) (the active threads, handout section 3) and TODO(5.2) (0.0f past n, a "
-    "barrier after the load and after every step, thread 0's atomicAdd; sections 2 and 3).",
+    "barrier after the load and after every step, thread 0's add_block_sum; sections 2 and 3).",
     LAB5_ROW_DIVERGENT};
 static const stage_info STRIDED = {
     "lab5_sum_strided", lab5_sum_strided, LAB5_BLOCK,
     "Check TODO(5.4) (the index, handout section 5) and TODO(5.5) (the same load, barriers and "
-    "atomicAdd as stage (1); section 5).",
+    "add_block_sum as stage (1); section 5).",
     LAB5_ROW_STRIDED};
 static const stage_info SEQUENTIAL = {
     "lab5_sum_sequential", lab5_sum_sequential, LAB5_BLOCK,
@@ -486,6 +486,96 @@ void gpu_sum_overwrites_out(void **state)
     expect_overwrites(&SEQUENTIAL);
     expect_zero_before_kernel(&DIVERGENT);
     expect_zero_before_kernel(&SEQUENTIAL);
+}
+
+/* ------------------------------------ the no-atomic experiment's hook */
+
+/* lab5_set_partials (lab5.h, written for the student): with slots given,
+ * each block's sum goes to the block's own slot and *out is left alone, so
+ * that make time-lab5 can time the stages without their atomic tail
+ * (handout section 9). The entry points choose the ending and the kernels
+ * hand their sums to add_block_sum; a kernel that adds into *out itself
+ * breaks the experiment, not the graded sums: 0 points. Each slot is
+ * checked against its block's sum on the host (integers: exact), the slots
+ * past the launch's blocks and *out against what they held. */
+static const char SLOTS_HINT[] =
+    "Thread 0 must hand the block's sum to add_block_sum(sums, ...), written for you in "
+    "reduction.cu, instead of calling atomicAdd itself: add_block_sum stores it or adds it as "
+    "the entry point chose (handout section 9).";
+
+static void expect_block_slots(const stage_info *stage, int n)
+{
+    const float before = 1000.0f;
+    const int blocks = (n + stage->per_block - 1) / stage->per_block, spare = 8;
+    const size_t count = (size_t)blocks + spare;
+    float *host = grader_malloc((size_t)n * sizeof *host);
+    float *slots = grader_malloc(count * sizeof *slots);
+    double *want = grader_malloc((size_t)blocks * sizeof *want);
+    rng_fill_integers(host, (size_t)n, grader_seed() + 79, -8, 8);
+    for (int b = 0; b < blocks; ++b) {
+        want[b] = 0.0;
+        for (int i = b * stage->per_block; i < n && i < (b + 1) * stage->per_block; ++i)
+            want[b] += host[i];
+    }
+    device_buffer in, out, dev_slots;
+    dbuf_alloc(&in, "in", (size_t)n * sizeof(float));
+    dbuf_alloc(&out, "out", sizeof(float));
+    dbuf_alloc(&dev_slots, "partials", count * sizeof(float));
+    dbuf_upload(&in, host);
+    dbuf_upload(&out, &before);
+    dbuf_poison(&dev_slots);
+    char call[200];
+    snprintf(call, sizeof call, "%s(n=%d) after lab5_set_partials(%zu slots): %d blocks",
+             stage->name, n, count, blocks);
+    /* The atomic ending is restored before anything can fail the test. */
+    grader_watch(call, grader_call_limit_s(0.0, 0.0));
+    lab_status status = (lab_status)GPU_STUDENT_CALL(
+        call, lab5_set_partials((float *)dev_slots.data, count));
+    if (status == LAB_OK)
+        status = (lab_status)GPU_STUDENT_CALL(
+            call, stage->fn((const float *)in.data, (float *)out.data, n));
+    lab_status restored = (lab_status)GPU_STUDENT_CALL(call, lab5_set_partials(NULL, 0));
+    gpu_expect_ok_status(status, call);
+    grader_unwatch();
+    GRADER_CHECK(restored == LAB_OK, "lab5_set_partials(NULL, 0) returned %s: %s. It is written "
+                 "for you in reduction.cu: restore it from the handed-out file.",
+                 lab_status_name(restored), lab_last_error());
+    float got_out;
+    dbuf_download(&out, &got_out);
+    dbuf_download(&dev_slots, slots);
+    gpu_expect_guards_intact(&dev_slots, call);
+    GRADER_CHECK(float_bits(got_out) == float_bits(before),
+                 "%s: *out changed from %g to %.9g, though every block's sum was to go to its "
+                 "slot. %s", call, (double)before, (double)got_out, SLOTS_HINT);
+    int stored = 0;
+    for (int b = 0; b < blocks; ++b)
+        stored += float_bits(slots[b]) != GUARD_POISON_BITS;
+    GRADER_CHECK(stored > 0, "%s: no block stored its sum in its slot. %s", call, SLOTS_HINT);
+    for (int b = 0; b < blocks; ++b)
+        GRADER_CHECK((double)slots[b] == want[b],
+                     "%s: slot %d holds %.9g, expected block %d's sum %.9g (integers: exact). %s",
+                     call, b, (double)slots[b], b, want[b], stage->hint);
+    for (size_t k = (size_t)blocks; k < count; ++k)
+        GRADER_CHECK(float_bits(slots[k]) == GUARD_POISON_BITS,
+                     "%s: slot %zu, past the launch's %d blocks, was written (%.9g). %s", call, k,
+                     blocks, (double)slots[k], SLOTS_HINT);
+    free(host);
+    free(slots);
+    free(want);
+    dbuf_free(&in);
+    dbuf_free(&out);
+    dbuf_free(&dev_slots);
+}
+
+void gpu_block_sums_without_atomic(void **state)
+{
+    (void)state;
+    grader_require_gpu();
+    const stage_info *stages[] = {&DIVERGENT, &STRIDED, &SEQUENTIAL};
+    const int sizes[] = {1, 1025, (1 << 20) + 3};
+    for (size_t s = 0; s < sizeof stages / sizeof stages[0]; ++s)
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k)
+            expect_block_slots(stages[s], sizes[k]);
 }
 
 /* -------------------------------------------------------- bad input */

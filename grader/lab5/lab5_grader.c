@@ -24,6 +24,10 @@ static const grader_test tests[] = {
                "5.2, 5.5, 5.7"),
     GRADER_TEST(gpu_sum_overwrites_out, GROUP_GPU, 3, "5.3"),
     GRADER_TEST(gpu_rejects_bad_input, GROUP_GPU, 3),            /* validation (given code) */
+    /* The hook behind make time-lab5's no-atomic rows (given code): each
+     * block's sum in its own slot, *out left alone. It checks only that the
+     * kernels hand their sums to add_block_sum; the experiment is not graded. */
+    GRADER_TEST(gpu_block_sums_without_atomic, GROUP_GPU, 0, "5.2, 5.5, 5.7"),
     /* Measured for the handout, never judged: your (3) against the grader's
      * own (1). On Hopper that ratio is the cost of (1)'s `%`, not of its
      * divergence, which measured nothing (lab5_rubric.h); it still checks

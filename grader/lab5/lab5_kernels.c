@@ -8,9 +8,19 @@
  * bytes as a sum reads (make bench's ceiling, and what the graded
  * fraction-of-copy checks time the stages against). Every stage launches
  * kernels of its own (stage identity, kernel_table.h): what differs between
- * them is the lesson, so none may share another's kernel. */
+ * them is the lesson, so none may share another's kernel.
+ *
+ * make time-lab5 also times each stage without its atomic tail (the
+ * no-atomic rows, lab5.h's lab5_set_partials): every block stores its sum
+ * in a slot of its own, so nothing queues at one address, and each row is
+ * timed against the same stage with its atomicAdd. After each run, outside
+ * the timed region, the grader adds the slots up into *out (its own
+ * divergent reduction), and that sum is checked against the grader's. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include <cuda_runtime_api.h>
 
 #include "copy_baseline.h"
 #include "lab5.h"
@@ -28,6 +38,49 @@ SUM_ADAPTER(sequential, lab5_sum_sequential)
 SUM_ADAPTER(first_add, lab5_sum_first_add)
 SUM_ADAPTER(warp_shuffle, lab5_sum_warp_shuffle)
 SUM_ADAPTER(grid_stride, lab5_sum_grid_stride)
+
+/* ------------------------------------------- the no-atomic experiment */
+
+/* One slot per block of the stage with the most blocks, (1)-(3)'s one per
+ * LAB5_BLOCK elements; args.lab in time mode. Zero between runs, so that
+ * the slots a stage with fewer blocks leaves add nothing. */
+typedef struct {
+    float *slots;
+    size_t count;
+} block_slots;
+
+typedef lab_status (*sum_entry)(const float *, float *, int);
+
+static int without_atomic(sum_entry entry, const kernel_args *a)
+{
+    const block_slots *b = a->lab;
+    lab_status status = lab5_set_partials(b->slots, b->count);
+    if (status == LAB_OK)
+        status = entry(a->in[0], a->out, (int)a->size[0]);
+    lab_status restored = lab5_set_partials(NULL, 0);
+    return status != LAB_OK ? status : restored;
+}
+
+#define NO_ATOMIC_ADAPTER(name, fn) \
+    static int name(const kernel_args *a) { return without_atomic(fn, a); }
+NO_ATOMIC_ADAPTER(divergent_no_atomic, lab5_sum_divergent)
+NO_ATOMIC_ADAPTER(strided_no_atomic, lab5_sum_strided)
+NO_ATOMIC_ADAPTER(sequential_no_atomic, lab5_sum_sequential)
+NO_ATOMIC_ADAPTER(first_add_no_atomic, lab5_sum_first_add)
+NO_ATOMIC_ADAPTER(warp_shuffle_no_atomic, lab5_sum_warp_shuffle)
+NO_ATOMIC_ADAPTER(grid_stride_no_atomic, lab5_sum_grid_stride)
+
+/* After each run of a no-atomic row (untimed): the slots added up into
+ * *out by the grader's own reduction, then zeroed for the next run. */
+static int add_up_slots(const kernel_args *a)
+{
+    const block_slots *b = a->lab;
+    lab_status status = lab5_baseline_sum_divergent(b->slots, a->out, (int)b->count);
+    if (status == LAB_OK &&
+        cudaMemsetAsync(b->slots, 0, b->count * sizeof(float), 0) != cudaSuccess)
+        status = lab_fail(LAB_ERR_CUDA, "lab5: the block sums could not be zeroed");
+    return status;
+}
 
 /* The copy's output is args.out, n/2 floats (make bench gives it its own). */
 static int memcpy_half(const kernel_args *a)
@@ -53,6 +106,13 @@ static kernel_tolerance sum_tolerance(const kernel_size size)
     .want = KERNEL_WANT_YARDSTICK, .tolerance = sum_tolerance, .graded_size = {1L << 27}, \
     .stage = 1
 
+/* A stage without its atomic tail (make time-lab5 only): timed against the
+ * stage itself, so the ratio is what the atomic costs it; its sum, made by
+ * add_up_slots, checked against the grader's (reference 0). */
+#define NO_ATOMIC(fn, with_atomic, ext) .launch = fn##_no_atomic, .modes = KERNEL_TIME, \
+    .yardstick = with_atomic, .extension = ext, .bytes = bytes_read, \
+    .want = KERNEL_WANT_REFERENCE_0, .tolerance = sum_tolerance, .finish = add_up_slots
+
 static const kernel_row ROWS[LAB5_ROW_COUNT] = {
     [LAB5_ROW_GRADER_DIVERGENT] = {.name = "grader's divergent", .launch = grader_divergent,
                                    .yardstick = LAB5_ROW_GRADER_DIVERGENT,
@@ -67,6 +127,18 @@ static const kernel_row ROWS[LAB5_ROW_COUNT] = {
                                STAGE(warp_shuffle, 1)},
     [LAB5_ROW_GRID_STRIDE] = {.name = "(6) lab5_sum_grid_stride (ext.)",
                               STAGE(grid_stride, 1)},
+    [LAB5_ROW_DIVERGENT_NO_ATOMIC] = {.name = "(1) divergent, no atomic",
+                                      NO_ATOMIC(divergent, LAB5_ROW_DIVERGENT, 0)},
+    [LAB5_ROW_STRIDED_NO_ATOMIC] = {.name = "(2) strided, no atomic",
+                                    NO_ATOMIC(strided, LAB5_ROW_STRIDED, 0)},
+    [LAB5_ROW_SEQUENTIAL_NO_ATOMIC] = {.name = "(3) sequential, no atomic",
+                                       NO_ATOMIC(sequential, LAB5_ROW_SEQUENTIAL, 0)},
+    [LAB5_ROW_FIRST_ADD_NO_ATOMIC] = {.name = "(4) first_add, no atomic (ext.)",
+                                      NO_ATOMIC(first_add, LAB5_ROW_FIRST_ADD, 1)},
+    [LAB5_ROW_WARP_SHUFFLE_NO_ATOMIC] = {.name = "(5) warp_shuffle, no atomic (ext.)",
+                                         NO_ATOMIC(warp_shuffle, LAB5_ROW_WARP_SHUFFLE, 1)},
+    [LAB5_ROW_GRID_STRIDE_NO_ATOMIC] = {.name = "(6) grid_stride, no atomic (ext.)",
+                                        NO_ATOMIC(grid_stride, LAB5_ROW_GRID_STRIDE, 1)},
 };
 
 /* Race: integers in [-3, 3], so every partial sum is exact in float at
@@ -104,6 +176,27 @@ static int setup_profile(size_t n, kernel_problem *p)
     return p->args.in[0] && p->args.out;
 }
 
+/* Time: the no-atomic rows' zeroed slots, and the grader's sum of the
+ * input, which their sums are checked against. */
+static int setup_no_atomic(size_t n, kernel_problem *p)
+{
+    static block_slots slots;
+    slots.count = (n + LAB5_BLOCK - 1) / LAB5_BLOCK;
+    slots.slots = time_device_floats("lab5", slots.count, 4);
+    float *sum = time_device_floats("lab5", 1, 5);
+    if (!slots.slots || !sum)
+        return 0;
+    cudaError_t err = cudaMemset(slots.slots, 0, slots.count * sizeof(float));
+    if (err != cudaSuccess || lab5_baseline_sum_divergent(p->args.in[0], sum, (int)n) != LAB_OK) {
+        fprintf(stderr, "make time-lab5: the no-atomic rows could not be set up: %s\n",
+                err != cudaSuccess ? cudaGetErrorString(err) : lab_last_error());
+        return 0;
+    }
+    p->args.lab = &slots;
+    p->reference[0] = sum;
+    return 1;
+}
+
 static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
 {
     size_t n = (size_t)size[0];
@@ -116,7 +209,7 @@ static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
     p->args.out = time_device_floats("lab5", 1, 2);
     p->yardstick_out = time_device_floats("lab5", 1, 3);
     p->checked = 1;
-    return p->args.in[0] && p->args.out && p->yardstick_out;
+    return p->args.in[0] && p->args.out && p->yardstick_out && setup_no_atomic(n, p);
 }
 
 const kernel_table lab_kernel_table = {

@@ -15,6 +15,14 @@ enum {
     LAB5_ROW_FIRST_ADD,
     LAB5_ROW_WARP_SHUFFLE,
     LAB5_ROW_GRID_STRIDE,
+    LAB5_ROW_DIVERGENT_NO_ATOMIC, /* the same six, each block's sum stored in a slot of its
+                                     own instead of atomicAdd into *out (lab5_set_partials):
+                                     make time-lab5 only, against the stage with its atomic */
+    LAB5_ROW_STRIDED_NO_ATOMIC,
+    LAB5_ROW_SEQUENTIAL_NO_ATOMIC,
+    LAB5_ROW_FIRST_ADD_NO_ATOMIC,
+    LAB5_ROW_WARP_SHUFFLE_NO_ATOMIC,
+    LAB5_ROW_GRID_STRIDE_NO_ATOMIC,
     LAB5_ROW_COUNT
 };
 

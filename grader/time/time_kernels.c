@@ -162,7 +162,12 @@ int time_pair_run(const time_pair *pair, const char *size_text)
     }
     timing_ab_result r;
     int status = timing_interleaved(pair->student, pair->student_ctx, pair->baseline,
-                                    pair->baseline_ctx, &PLAN, NULL, &r);
+                                    pair->baseline_ctx, &PLAN, pair->after_run, &r);
+    if (status == TIMING_WRONG_RESULT) {
+        printf("%-34s %-16s not timed: the work after a run failed (%s)\n", pair->name,
+               size_text, lab_last_error());
+        return TIME_NOT_TIMED;
+    }
     if (status != 0) {
         printf("%-34s %-16s not timed: %s (%s)\n", pair->name, size_text,
                lab_status_name((lab_status)status), lab_last_error());

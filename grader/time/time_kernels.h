@@ -44,6 +44,9 @@ typedef struct {
     double bytes;               /* per launch, for GB/s (0: not shown) */
     double flops;               /* per launch, for GFLOP/s (0: not shown) */
     const time_check *check;    /* NULL: no check possible, and the line says so */
+    /* NULL, or work after each run, outside the timed region (timing.h): its
+     * verify makes the output the check reads; non-zero stops the pair. */
+    const timing_guard *after_run;
 } time_pair;
 
 /* Parses SIZE: `dims` positive integers joined by 'x' (e.g. "2048x1024x512"

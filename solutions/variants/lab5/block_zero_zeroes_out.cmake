@@ -11,28 +11,28 @@ lab_variant(SOLUTION reduction.cu
   REPLACE [[
     (void)out;]]
   FIND [[
-__global__ void divergent_kernel(const float *in, float *out, int n)
+__global__ void divergent_kernel(const float *in, block_sums sums, int n)
 {]]
   REPLACE [[
-__global__ void divergent_kernel(const float *in, float *out, int n)
+__global__ void divergent_kernel(const float *in, block_sums sums, int n)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0)
-        *out = 0.0f;]]
+        *sums.out = 0.0f;]]
   FIND [[
-__global__ void strided_kernel(const float *in, float *out, int n)
+__global__ void strided_kernel(const float *in, block_sums sums, int n)
 {]]
   REPLACE [[
-__global__ void strided_kernel(const float *in, float *out, int n)
+__global__ void strided_kernel(const float *in, block_sums sums, int n)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0)
-        *out = 0.0f;]]
+        *sums.out = 0.0f;]]
   FIND [[
-__global__ void sequential_kernel(const float *in, float *out, int n)
+__global__ void sequential_kernel(const float *in, block_sums sums, int n)
 {]]
   REPLACE [[
-__global__ void sequential_kernel(const float *in, float *out, int n)
+__global__ void sequential_kernel(const float *in, block_sums sums, int n)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0)
-        *out = 0.0f;]]
+        *sums.out = 0.0f;]]
   FAILS gpu_sum_overwrites_out
     MESSAGE [[no memset, copy or kernel before the last kernel.*race between blocks.*TODO\(5\.3\)]])
