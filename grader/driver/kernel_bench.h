@@ -2,7 +2,7 @@
  * lab's kernel table (kernel_table.h: the rows' `bench` columns and the
  * table's bench problems).
  *
- *   labN_kernels bench [--runs N] [--seed S]
+ *   labN_kernels bench [--runs N] [--seed S] [--dry-run]
  *
  * times each problem of the table at each of its sizes and prints one JSON
  * object per line on stdout for grader/bench/bench.py, which merges every
@@ -11,6 +11,8 @@
  *   {"type":"plan","points":N}    once: how many results follow (the progress bar)
  *   {"type":"result", ...}        one per (problem, size, row)
  *   {"type":"note","text":...}    anything a reader of the file should know
+ * (--dry-run, no GPU needed: {"type":"dry_run", ...} for each result it would
+ * time, with the keys that need no measurement, and nothing else)
  *
  * Timing is the graders' own routine (grader/support/timing.h, which the graders'
  * speed_check wraps): every kernel is timed interleaved A B A B with the
