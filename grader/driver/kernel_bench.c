@@ -136,8 +136,8 @@ static int read_options(int argc, char **argv, const char *runner, bench_options
                  strtoull(argv[i + 1], NULL, 10) >= 1) /* 0: kernel_bench_array's fill */
             o->seed = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: %s [--runs N >= 1] [--seed S >= 1] [--dry-run]  (JSON lines on stdout; "
-                            "grader/bench/bench.py runs this)\n", runner);
+            fprintf(stderr, "usage: %s [--runs N >= 1] [--seed S >= 1] [--dry-run]  (JSON "
+                            "lines on stdout; grader/bench/bench.py runs this)\n", runner);
             return 0;
         }
     }
