@@ -167,17 +167,18 @@ plot-solution-lab7:
 
 # <<< course only
 # >>> course only
-# make bench: grader/bench/bench.py runs each lab's runner (grader/bench/
-# bench_labN.c) with a progress bar and writes $(BUILD)/results/bench-<gpu>.json;
-# the GPU is looked for before anything is built. LAB=4 benches lab 4 only
-# (the file's other labs are kept). Committed result files live in
+# make bench: grader/bench/bench.py runs each lab's kernel driver in its
+# bench mode (labN_kernels_solution bench; in a student copy labN_kernels)
+# with a progress bar and writes $(BUILD)/results/bench-<gpu>.json; the GPU
+# is looked for before anything is built. LAB=4 benches lab 4 only (the
+# file's other labs are kept). Committed result files live in
 # handouts/results/, and make plots / make handout-numbers read them there.
 .PHONY: bench plots handout-numbers
 BENCH_ARGS ?=
 bench:
 	@$(PYTHON) grader/bench/bench.py --check-gpu
 	@$(MAKE) configure
-	$(call quiet_build,--target bench_runners)
+	$(call quiet_build,--target bench_programs)
 	@$(PYTHON) grader/bench/bench.py --bin $(BUILD)/bin --out $(BUILD)/results \
 	  $(foreach n,$(LAB),--lab $(n)) $(BENCH_ARGS)
 

@@ -5,16 +5,20 @@ on this GPU into one result file.
     bench.py --bin build/bin --out build/results [--lab 4 ...] [--runs 11] [--seed 2024]
     bench.py --check-gpu        (exit 1, with one line, where there is no GPU)
 
-Runs the runners build/bin/bench_labN (grader/bench/bench_labN.c: the
-graders' timing routine, JSON lines) with a progress bar on stderr, merges
-their lines into OUT/bench-<gpu>.json (schema: results_file.py) and prints
-a summary table. With --lab, the other labs' results already in that file
-are kept. Lab 6's timeline comes from lab6_timeline(_solution).
+Runs each lab's kernel driver in its bench mode, `BIN/labN_kernels_solution
+bench` (grader/driver/kernel_bench.h: the graders' timing routine over the
+rows of the lab's kernel table, JSON lines; labN_kernels, the student's own
+code, where a copy has no solutions/), with a progress bar on stderr,
+merges their lines into OUT/bench-<gpu>.json (schema: results_file.py) and
+prints a summary table. The labs are those whose driver is in BIN. With
+--lab, the other labs' results already in that file are kept. Lab 6's
+timeline comes from lab6_timeline(_solution).
 """
 import argparse
 import datetime
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -23,7 +27,18 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_file  # noqa: E402
 
-LABS = [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def bench_programs(bin_dir):
+    """{lab: path} of the kernel drivers built in bin_dir, the reference's
+    (labN_kernels_solution) where there is one, else the student's."""
+    found = {}
+    names = os.listdir(bin_dir) if os.path.isdir(bin_dir) else []
+    for name in sorted(names, key=lambda n: n.endswith("_solution")):
+        match = re.fullmatch(r"lab(\d+)_kernels(_solution)?", name)
+        if match:
+            found[int(match.group(1))] = os.path.join(bin_dir, name)
+    return found
 
 
 def query_gpu():
@@ -122,7 +137,7 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", default="build/bin")
     parser.add_argument("--out", default="build/results")
-    parser.add_argument("--lab", action="append", type=int, choices=LABS)
+    parser.add_argument("--lab", action="append", type=int)
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--check-gpu", action="store_true")
@@ -136,7 +151,14 @@ def main(argv):
     if args.check_gpu:
         return 0
 
-    labs = sorted(set(args.lab or LABS))
+    programs = bench_programs(args.bin)
+    unknown = sorted(set(args.lab or []) - set(programs))
+    if not programs or unknown:
+        print(f"bench: no kernel driver (labN_kernels_solution or labN_kernels) for "
+              f"{'lab ' + ', '.join(map(str, unknown)) if unknown else 'any lab'} in "
+              f"{args.bin}: build them first (make bench builds bench_programs)", file=sys.stderr)
+        return 1
+    labs = sorted(set(args.lab or programs))
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, f"bench-{results_file.slug(gpu['name'])}.json")
     log_path = os.path.join(args.out, "bench.log")
@@ -147,13 +169,15 @@ def main(argv):
     started = time.monotonic()
     with open(log_path, "w", encoding="utf-8") as log:
         for lab in labs:
-            binary = os.path.join(args.bin, f"bench_lab{lab}")
+            binary = programs[lab]
             lab_started = time.monotonic()
             device, results, notes, code = run_runner(
-                binary, ["--runs", str(args.runs), "--seed", str(args.seed)], lab, progress, log)
+                binary, ["bench", "--runs", str(args.runs), "--seed", str(args.seed)], lab,
+                progress, log)
             progress.lab_finished(lab, len(results), time.monotonic() - lab_started)
             if code != 0:
-                notes.append(f"bench_lab{lab} exited with status {code} (see {log_path})")
+                notes.append(f"{os.path.basename(binary)} bench exited with status {code} "
+                             f"(see {log_path})")
                 status = 1
             entry = {"results": results, "notes": notes}
             if lab == 6:

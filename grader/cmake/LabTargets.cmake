@@ -344,8 +344,9 @@ endfunction()
 # KERNEL_TABLE labN_kernels.c ...: the lab's kernel table (support/
 # kernel_table.h) and the grader sources it needs; with the one driver
 # (driver/kernel_driver.c) it is built as labN_kernels (labs/) and
-# labN_kernels_solution (solutions/), the program of make time-labN and
-# make profile-labN, linked with KERNEL_LIBRARIES (default: LIBRARIES and
+# labN_kernels_solution (solutions/), the program of make time-labN,
+# make profile-labN and make bench (the _solution one), linked with
+# KERNEL_LIBRARIES (default: LIBRARIES and
 # the baselines) and the time routine.
 #
 # KERNEL_RESOURCES: each implementation's grader gets <test program>.resources,
@@ -477,13 +478,38 @@ function(add_cuda_lab)
     if(NOT LAB_KERNEL_LIBRARIES)
       set(LAB_KERNEL_LIBRARIES ${baselines} ${LAB_LIBRARIES})
     endif()
+    # Its bench mode (make bench, where there is one: lab_kernel_bench),
+    # which the race runner, the same driver, has not.
+    set(bench "")
+    if(TARGET lab_kernel_bench)
+      set(bench lab_kernel_bench)
+    endif()
     add_lab_program(NUMBER ${LAB_NUMBER} NAME kernels SOURCES ${driver} ${table}
-      LIBRARIES ${LAB_KERNEL_LIBRARIES} lab_time_kernels)
+      LIBRARIES ${LAB_KERNEL_LIBRARIES} lab_time_kernels ${bench})
+    if(bench AND TARGET ${lab}_kernels_objects)
+      target_compile_definitions(${lab}_kernels_objects PRIVATE KERNEL_DRIVER_BENCH=1)
+    endif()
     # The table itself, read without a GPU: every row launches something
     # and names a yardstick inside the table.
     if(TARGET ${lab}_kernels_solution)
       add_test(NAME ${lab}.kernel_table_lists COMMAND ${lab}_kernels_solution list)
-      set_tests_properties(${lab}.kernel_table_lists PROPERTIES LABELS cpu TIMEOUT 60)
+      # make bench reads the table too: its problems, sizes and the rows'
+      # keys and labels are listed.
+      add_test(NAME ${lab}.kernel_table_lists_bench_columns
+        COMMAND ${lab}_kernels_solution list)
+      set_tests_properties(${lab}.kernel_table_lists_bench_columns PROPERTIES
+        PASS_REGULAR_EXPRESSION
+          "\n    bench [a-z0-9_, ]+: [a-z0-9_]+ \\(baseline\\).*\n  bench [a-z0-9_]+ at ")
+      # Its bench mode without a GPU (none visible, on any machine) says so
+      # and exits 77, as the race mode does, instead of timing nothing.
+      add_test(NAME ${lab}.kernel_bench_without_gpu
+        COMMAND sh -c "out=$(\"$0\" bench 2>&1); code=$?; echo \"$out\"; \
+                       [ $code -eq 77 ] && echo \"$out\" | grep -q 'bench: nothing to run: '"
+                $<TARGET_FILE:${lab}_kernels_solution>)
+      set_tests_properties(${lab}.kernel_bench_without_gpu PROPERTIES
+        ENVIRONMENT CUDA_VISIBLE_DEVICES=-1)
+      set_tests_properties(${lab}.kernel_table_lists ${lab}.kernel_table_lists_bench_columns
+        ${lab}.kernel_bench_without_gpu PROPERTIES LABELS cpu TIMEOUT 60)
     endif()
   endif()
 endfunction()

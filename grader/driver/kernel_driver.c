@@ -1,7 +1,8 @@
-/* The one program behind make time-labN, make profile-labN and the race
- * runners, for every lab. It knows no lab: it reads the lab's kernel table
- * (grader/support/kernel_table.h; grader/labN/labN_kernels.c, linked in as
- * lab_kernel_table) and runs the table's rows in one of four modes.
+/* The one program behind make time-labN, make profile-labN, make bench and
+ * the race runners, for every lab. It knows no lab: it reads the lab's
+ * kernel table (grader/support/kernel_table.h; grader/labN/labN_kernels.c,
+ * linked in as lab_kernel_table) and runs the table's rows in one of five
+ * modes.
  *
  *   labN_kernels time [SIZE] [--rows A,B]    make time-labN: each row against its
  *                                            yardstick, timed the graders' way, checked
@@ -9,6 +10,9 @@
  *                                            Compute (grader/tools/ncu_profile.py)
  *   labN_kernels race [--all] [SIZE]         each row once on a small exact problem,
  *                                            checked on the CPU, for racecheck
+ *   labN_kernels bench [--runs N] [--seed S] make bench: the table's bench problems at
+ *                                            their sizes, JSON lines for bench.py
+ *                                            (kernel_bench.h)
  *   labN_kernels list                        the table itself, no GPU needed
  *
  * SIZE is the lab's ('x'-joined, e.g. 8192x8192); profile and race also
@@ -21,7 +25,9 @@
  * Exit status: time 0 when every required row was timed right; profile 0
  * when every kernel that ran finished; race 0 every row right, 1 a row
  * wrong, 2 a required row failed to run, 77 no CUDA device; 2 for a usage
- * error. */
+ * error; bench 0 every point measured, 1 one failed, 77 no CUDA device.
+ * The race runner, built from this file without KERNEL_DRIVER_BENCH, has
+ * no bench mode (nor cuBLAS linked for it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +36,9 @@
 
 #include "device_info.h"
 #include "kernel_table.h"
+#ifdef KERNEL_DRIVER_BENCH
+#include "kernel_bench.h"
+#endif
 #include "time_kernels.h"
 
 /* ------------------------------------------------------------ choosing */
@@ -270,6 +279,36 @@ static const char *mode_words(unsigned modes, char *buf, size_t len)
     return buf;
 }
 
+static const char *const BENCH_ROLES[] = {"", "baseline", "kernel", "kernel beside",
+                                           "ceiling"};
+
+/* Where make bench shows the row: "bench transpose: smem (kernel), "(b) ..."". */
+static void list_bench_column(const kernel_table *t, const kernel_row *row)
+{
+    printf("    bench");
+    const char *sep = " ";
+    for (int b = 0; b < t->bench_count; ++b)
+        if (row->bench.problems & KERNEL_BENCH_IN(b)) {
+            printf("%s%s", sep, t->bench[b].problem);
+            sep = ", ";
+        }
+    printf(": %s (%s%s%s%s), \"%s\"\n", row->bench.key, BENCH_ROLES[row->bench.role],
+           row->bench.ceiling ? " " : "", row->bench.ceiling ? row->bench.ceiling : "",
+           row->bench.optional ? ", optional" : "", row->bench.label);
+}
+
+/* A bench column names problems of the table, a role, a key and a label,
+ * and a ceiling its results' name. */
+static int bench_column_ok(const kernel_table *t, const kernel_row *row)
+{
+    const kernel_bench_column *c = &row->bench;
+    if (!c->problems)
+        return c->role == KERNEL_BENCH_NONE;
+    return c->problems < KERNEL_BENCH_IN(t->bench_count) && c->role > KERNEL_BENCH_NONE &&
+           c->role <= KERNEL_BENCH_CEILING && c->key && c->label &&
+           (c->role == KERNEL_BENCH_CEILING) == (c->ceiling != NULL);
+}
+
 /* The table as the programs see it, at the time mode's default size, with
  * the size each graded row's speed check times it at. */
 static int run_list(const kernel_table *t)
@@ -305,9 +344,18 @@ static int run_list(const kernel_table *t)
                 }
             printf("\n");
         }
+        if (row->bench.problems)
+            list_bench_column(t, row);
         if (row->yardstick < 0 || row->yardstick >= t->count || !row->launch ||
-            (row->shares && !row->stage))
+            (row->shares && !row->stage) || !bench_column_ok(t, row))
             return 1;
+    }
+    for (int b = 0; b < t->bench_count; ++b) {
+        printf("  bench %s at", t->bench[b].problem);
+        for (int s = 0; s < KERNEL_BENCH_SIZES && t->bench[b].sizes[s].name; ++s)
+            printf("%s %s", s ? "," : "", t->bench[b].sizes[s].name);
+        printf("%s%s\n", t->bench[b].outside_ceiling ? ", ceiling " : "",
+               t->bench[b].outside_ceiling ? t->bench[b].outside_ceiling : "");
     }
     return 0;
 }
@@ -322,6 +370,9 @@ static int usage(const char *program)
 {
     fprintf(stderr, "usage: %s time|profile|race|list [--all] [--rows A,B] [SIZE or its "
             "numbers]\n", program);
+#ifdef KERNEL_DRIVER_BENCH
+    fprintf(stderr, "       %s bench [--runs N] [--seed S]\n", program);
+#endif
     return 2;
 }
 
@@ -335,6 +386,10 @@ int main(int argc, char **argv)
         mode = argv[1];
         first = 2;
     }
+#ifdef KERNEL_DRIVER_BENCH
+    if (argc > 1 && !strcmp(argv[1], "bench"))
+        return kernel_bench_main(t, argc - 2, argv + 2);
+#endif
     if (!mode)
         return usage(argv[0]);
     const char *rows = NULL;

@@ -93,28 +93,46 @@ static kernel_tolerance nearly_exact(const kernel_size s)
 #define IMAGE_GRADED {8192, 8192}
 #define STRIDE_GRADED {(1L << 22) + 3, 1}
 
+/* make bench's two problems: the image kernel against the swapped
+ * mapping, the grid-stride loop against the block-stride mistake, each
+ * beside the copy kernel and cudaMemcpy of the same bytes (the ceiling). */
+#define IMAGE KERNEL_BENCH_IN(0)
+#define STRIDE KERNEL_BENCH_IN(1)
+
 static const kernel_row ROWS[LAB1_ROW_COUNT] = {
     [LAB1_ROW_COPY] = {.name = "copy kernel", .launch = copy, .modes = KERNEL_PROFILE,
-                       .yardstick = LAB1_ROW_COPY, .bytes = read_write},
+                       .yardstick = LAB1_ROW_COPY, .bytes = read_write,
+                       .bench = {IMAGE | STRIDE, KERNEL_BENCH_BESIDE, "copy_kernel",
+                                 "1D copy kernel (the graders' yardstick)"}},
     [LAB1_ROW_COPY_ADD] = {.name = "copy kernel", .launch = copy_add,
                            .yardstick = LAB1_ROW_COPY_ADD, .bytes = two_reads_one_write},
     [LAB1_ROW_IMAGE] = {.name = "lab1_image_double", .launch = image, .modes = STUDENT,
                         .yardstick = LAB1_ROW_COPY, .bytes = read_write,
                         .want = KERNEL_WANT_REFERENCE_0, .tolerance = nearly_exact,
-                        .graded_size = IMAGE_GRADED},
+                        .graded_size = IMAGE_GRADED,
+                        .bench = {IMAGE, KERNEL_BENCH_KERNEL, "image_double",
+                                  "2D image kernel, x picks the column (lab 1)"}},
     [LAB1_ROW_VECTOR_ADD] = {.name = "lab1_vector_add", .launch = vector_add, .modes = STUDENT,
                              .yardstick = LAB1_ROW_COPY_ADD, .bytes = two_reads_one_write,
                              .want = KERNEL_WANT_REFERENCE_1, .tolerance = nearly_exact},
     [LAB1_ROW_GRID_STRIDE] = {.name = "lab1_scale_grid_stride", .launch = grid_stride,
                               .modes = STUDENT, .yardstick = LAB1_ROW_COPY,
                               .bytes = read_write, .want = KERNEL_WANT_REFERENCE_2,
-                              .tolerance = nearly_exact, .graded_size = STRIDE_GRADED},
+                              .tolerance = nearly_exact, .graded_size = STRIDE_GRADED,
+                              .bench = {STRIDE, KERNEL_BENCH_KERNEL, "grid_stride",
+                                        "grid-stride loop, fixed grid (lab 1)"}},
     [LAB1_ROW_SWAPPED] = {.name = "2D, x picks the row", .launch = swapped,
-                          .yardstick = LAB1_ROW_SWAPPED, .bytes = read_write},
+                          .yardstick = LAB1_ROW_SWAPPED, .bytes = read_write,
+                          .bench = {IMAGE, KERNEL_BENCH_BASELINE, "swapped",
+                                    "2D, x picks the row (grader's baseline)"}},
     [LAB1_ROW_BLOCK_STRIDE] = {.name = "block-stride loop", .launch = block_stride,
-                               .yardstick = LAB1_ROW_BLOCK_STRIDE, .bytes = read_write},
+                               .yardstick = LAB1_ROW_BLOCK_STRIDE, .bytes = read_write,
+                               .bench = {STRIDE, KERNEL_BENCH_BASELINE, "block_stride",
+                                         "block-stride loop (grader's baseline)"}},
     [LAB1_ROW_MEMCPY] = {.name = "cudaMemcpy device-to-device", .launch = memcpy_same_bytes,
-                         .yardstick = LAB1_ROW_MEMCPY, .bytes = read_write},
+                         .yardstick = LAB1_ROW_MEMCPY, .bytes = read_write,
+                         .bench = {IMAGE | STRIDE, KERNEL_BENCH_CEILING, "memcpy",
+                                   "cudaMemcpy, device to device", .ceiling = "memcpy_d2d"}},
 };
 
 /* --------------------------------------------------------------- setup */
@@ -177,6 +195,11 @@ static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
     if (mode == KERNEL_TIME)
         return setup_time(size, p);
     size_t n = (size_t)size[0] * (size_t)size[1];
+    if (mode == KERNEL_BENCH) { /* nothing compared: the copy kernel writes in, not 2 * in */
+        p->args.in[0] = kernel_bench_array(n, p->seed, 0.0f);
+        p->args.out = kernel_bench_array(n, 0, 0.0f);
+        return p->args.in[0] && p->args.out;
+    }
     p->args.in[0] = kernel_device_array("lab1_profile", NULL, n);
     p->args.in[1] = kernel_device_array("lab1_profile", NULL, n);
     p->args.out = kernel_device_array("lab1_profile", NULL, n);
@@ -199,4 +222,10 @@ const kernel_table lab_kernel_table = {
     .race = {2, 1L << 15, "4096x4096"}, /* no race rows: lab 1 shares no memory */
     .size_problem = size_problem,
     .setup = setup,
+    /* The grid-stride loop at the grader's size (2^22 + 3) and one four
+     * times larger; a vector of n is n x 1. */
+    .bench = {{"image_double", {{"2048x2048", {2048, 2048}}, {"4096x4096", {4096, 4096}},
+                                {"8192x8192", {8192, 8192}}}},
+              {"grid_stride", {{"2^22+3", {(1L << 22) + 3, 1}}, {"2^24+3", {(1L << 24) + 3, 1}}}}},
+    .bench_count = 2,
 };

@@ -31,16 +31,25 @@ static int tiled_16(const kernel_args *a)
  * the tile, as the reference's, or the tile as an argument). */
 #define TILED_PAIR (KERNEL_ROW_BIT(LAB3_ROW_TILED) | KERNEL_ROW_BIT(LAB3_ROW_TILED_16))
 
+/* make bench: the student's kernels against lab 2's naive one, with
+ * cuBLAS FP32 as the ceiling (bench_ceilings.c: lab 3's grader does not
+ * link it). */
+#define MATMUL KERNEL_BENCH_IN(0)
+#define BENCH(key, label) .bench = {MATMUL, KERNEL_BENCH_KERNEL, key, label}
+
 static const kernel_row ROWS[LAB3_ROW_COUNT] = {
     [LAB3_ROW_NAIVE] = {.name = "lab 2's naive", .launch = naive, .modes = KERNEL_PROFILE,
-                        .yardstick = LAB3_ROW_NAIVE, .flops = matmul_flops},
+                        .yardstick = LAB3_ROW_NAIVE, .flops = matmul_flops,
+                        .bench = {MATMUL, KERNEL_BENCH_BASELINE, "naive",
+                                  "naive, x picks the column (lab 2)"}},
     [LAB3_ROW_TILED] = {.name = "lab3_matmul_tiled (TILE 32)", STUDENT(tiled), .stage = 1,
-                        .shares = TILED_PAIR},
+                        .shares = TILED_PAIR, BENCH("tiled", "shared tiles, 32 x 32")},
     [LAB3_ROW_TILED_16] = {.name = "lab3_matmul_tiled_with(16)", STUDENT(tiled_16),
-                           .stage = 1, .shares = TILED_PAIR},
+                           .stage = 1, .shares = TILED_PAIR,
+                           BENCH("tiled_16", "shared tiles, 16 x 16")},
     /* Not "extension" here: make time-lab3 always counted it. */
     [LAB3_ROW_THREAD_TILE] = {.name = "lab3_matmul_thread_tile (ext.)", STUDENT(thread_tile),
-                              .stage = 1},
+                              .stage = 1, BENCH("thread_tile", "1D thread tile (bonus)")},
 };
 
 static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
@@ -56,4 +65,9 @@ const kernel_table lab_kernel_table = {
     .profile = {1, 8192, "1024"}, /* square matrices of this size */
     .race = {3, 16384, "64x64x96"},
     .setup = setup,
+    .bench = {{"matmul", {{"1024", {1024, 1024, 1024}}, {"2048", {2048, 2048, 2048}},
+                          {"4096", {4096, 4096, 4096}}},
+               .compared = 1, .tolerance = matmul_time_tolerance,
+               .outside_ceiling = "cublas_fp32"}},
+    .bench_count = 1,
 };

@@ -74,26 +74,39 @@ double lab4_transpose_bytes(const kernel_size size)
 /* The square matrix the speed checks time every version on (lab4_rubric.h). */
 #define GRADED .graded_size = {LAB4_SPEED_SIZE, LAB4_SPEED_SIZE}
 
+/* make bench: every version on three squares against the naive transpose,
+ * beside the grader's unpadded tile, with cudaMemcpy of the same bytes as
+ * the ceiling (the result file's keys and labels). */
+#define TRANSPOSE KERNEL_BENCH_IN(0)
+#define BENCH(role, key, label) .bench = {TRANSPOSE, KERNEL_BENCH_##role, key, label}
+
 static const kernel_row ROWS[LAB4_ROW_COUNT] = {
     [LAB4_ROW_NAIVE] = {.name = "naive transpose", .launch = naive, .modes = KERNEL_PROFILE,
-                        .yardstick = LAB4_ROW_NAIVE, .bytes = lab4_transpose_bytes},
+                        .yardstick = LAB4_ROW_NAIVE, .bytes = lab4_transpose_bytes,
+                        BENCH(BASELINE, "naive", "naive transpose (grader's baseline)")},
     [LAB4_ROW_UNPADDED] = {.name = "unpadded tile", .launch = unpadded,
                            .modes = KERNEL_PROFILE, .yardstick = LAB4_ROW_UNPADDED,
-                           .bytes = lab4_transpose_bytes},
+                           .bytes = lab4_transpose_bytes,
+                           BENCH(BESIDE, "unpadded", "unpadded tile (grader's baseline for (c))")},
     [LAB4_ROW_MEMCPY] = {.name = "cudaMemcpy device-to-device", .launch = memcpy_same_bytes,
-                         .yardstick = LAB4_ROW_MEMCPY, .bytes = lab4_transpose_bytes},
+                         .yardstick = LAB4_ROW_MEMCPY, .bytes = lab4_transpose_bytes,
+                         .bench = {TRANSPOSE, KERNEL_BENCH_CEILING, "memcpy",
+                                   "cudaMemcpy, device to device", .ceiling = "memcpy_d2d"}},
     [LAB4_ROW_SMEM] = {.name = "lab4_transpose(smem)", .launch = smem, .modes = STUDENT,
                        .yardstick = LAB4_ROW_NAIVE, .bytes = lab4_transpose_bytes,
                        .want = KERNEL_WANT_REFERENCE_0, GRADED, .stage = 1,
-                       .shares = TILE_PAIR},
+                       .shares = TILE_PAIR,
+                       BENCH(KERNEL, "smem", "(b) shared tile, 32 x 32 threads (lab 4)")},
     [LAB4_ROW_PADDED] = {.name = "lab4_transpose(padded)", .launch = padded, .modes = STUDENT,
                          .yardstick = LAB4_ROW_UNPADDED, .bytes = lab4_transpose_bytes,
                          .want = KERNEL_WANT_REFERENCE_0, GRADED, .stage = 1,
-                         .shares = TILE_PAIR},
+                         .shares = TILE_PAIR, BENCH(KERNEL, "padded", "(c) padded tile (lab 4)")},
     [LAB4_ROW_MULTIROW] = {.name = "lab4_transpose(multirow)", .launch = multirow,
                            .modes = STUDENT, .yardstick = LAB4_ROW_MEMCPY,
                            .bytes = lab4_transpose_bytes, .want = KERNEL_WANT_REFERENCE_0,
-                           GRADED, .stage = 1},
+                           GRADED, .stage = 1,
+                           BENCH(KERNEL, "multirow",
+                                 "(d) padded, 32 x 8 threads, 4 rows each (lab 4)")},
     /* The final stage: an extension (the default race run leaves it out;
      * its own race test asks for it with --all --rows vector). Its race
      * size has partial 64-float tiles at both edges with rows and cols
@@ -101,7 +114,10 @@ static const kernel_row ROWS[LAB4_ROW_COUNT] = {
     [LAB4_ROW_VECTOR] = {.name = "lab4_transpose(vector) (ext.)", .launch = vector,
                          .modes = STUDENT, .yardstick = LAB4_ROW_MEMCPY, .extension = 1,
                          .bytes = lab4_transpose_bytes, .want = KERNEL_WANT_REFERENCE_0,
-                         .race_size = "132x136", GRADED, .stage = 1},
+                         .race_size = "132x136", GRADED, .stage = 1,
+                         .bench = {TRANSPOSE, KERNEL_BENCH_KERNEL, "vector",
+                                   "(e) 64 x 64 tile moved as float4s (final stage)",
+                                   .optional = 1}},
 };
 
 /* --------------------------------------------------------------- setup */
@@ -156,10 +172,23 @@ static int setup_race(const kernel_size size, kernel_problem *p)
     return p->args.in[0] && p->args.out;
 }
 
+/* Bench: random input from the bench's seed, one output every version
+ * writes (compared with the naive transpose's). */
+static int setup_bench(const kernel_size size, kernel_problem *p)
+{
+    size_t n = (size_t)size[0] * (size_t)size[1];
+    p->args.in[0] = kernel_bench_array(n, p->seed, 0.0f);
+    p->args.out = kernel_bench_array(n, 0, 0.0f);
+    p->checked = n;
+    return p->args.in[0] && p->args.out;
+}
+
 static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
 {
     p->args.size[0] = size[0];
     p->args.size[1] = size[1];
+    if (mode == KERNEL_BENCH)
+        return setup_bench(size, p);
     if (mode == KERNEL_TIME)
         return setup_time(size, p);
     if (mode == KERNEL_RACE)
@@ -181,4 +210,7 @@ const kernel_table lab_kernel_table = {
     .race = {2, 4096, "70x45"},
     .size_problem = size_problem,
     .setup = setup,
+    .bench = {{"transpose", {{"2048x2048", {2048, 2048}}, {"4096x4096", {4096, 4096}},
+                             {"8192x8192", {8192, 8192}}}, .compared = 1}},
+    .bench_count = 1,
 };

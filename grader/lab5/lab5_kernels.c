@@ -113,20 +113,36 @@ static kernel_tolerance sum_tolerance(const kernel_size size)
     .yardstick = with_atomic, .extension = ext, .bytes = bytes_read, \
     .want = KERNEL_WANT_REFERENCE_0, .tolerance = sum_tolerance, .finish = add_up_slots
 
+/* make bench: the six stages against the grader's divergent stage, with
+ * the copy of n/2 floats as the ceiling (the result file's keys and labels). */
+#define SUM KERNEL_BENCH_IN(0)
+#define BENCH(role, key, label) .bench = {SUM, KERNEL_BENCH_##role, key, label}
+
 static const kernel_row ROWS[LAB5_ROW_COUNT] = {
     [LAB5_ROW_GRADER_DIVERGENT] = {.name = "grader's divergent", .launch = grader_divergent,
                                    .yardstick = LAB5_ROW_GRADER_DIVERGENT,
-                                   .bytes = bytes_read},
+                                   .bytes = bytes_read,
+                                   BENCH(BASELINE, "grader_divergent",
+                                         "the grader's divergent stage (1)")},
     [LAB5_ROW_MEMCPY_HALF] = {.name = "cudaMemcpy of n/2 floats", .launch = memcpy_half,
-                              .yardstick = LAB5_ROW_MEMCPY_HALF, .bytes = bytes_read},
-    [LAB5_ROW_DIVERGENT] = {.name = "(1) lab5_sum_divergent", STAGE(divergent, 0)},
-    [LAB5_ROW_STRIDED] = {.name = "(2) lab5_sum_strided", STAGE(strided, 0)},
-    [LAB5_ROW_SEQUENTIAL] = {.name = "(3) lab5_sum_sequential", STAGE(sequential, 0)},
-    [LAB5_ROW_FIRST_ADD] = {.name = "(4) lab5_sum_first_add (ext.)", STAGE(first_add, 1)},
+                              .yardstick = LAB5_ROW_MEMCPY_HALF, .bytes = bytes_read,
+                              .bench = {SUM, KERNEL_BENCH_CEILING, "memcpy",
+                                        "cudaMemcpy of n/2 floats (the same bytes)",
+                                        .ceiling = "memcpy_d2d"}},
+    [LAB5_ROW_DIVERGENT] = {.name = "(1) lab5_sum_divergent", STAGE(divergent, 0),
+                            BENCH(KERNEL, "divergent", "(1) interleaved pairs, divergent")},
+    [LAB5_ROW_STRIDED] = {.name = "(2) lab5_sum_strided", STAGE(strided, 0),
+                          BENCH(KERNEL, "strided", "(2) contiguous threads, bank conflicts")},
+    [LAB5_ROW_SEQUENTIAL] = {.name = "(3) lab5_sum_sequential", STAGE(sequential, 0),
+                             BENCH(KERNEL, "sequential", "(3) sequential addressing")},
+    [LAB5_ROW_FIRST_ADD] = {.name = "(4) lab5_sum_first_add (ext.)", STAGE(first_add, 1),
+                            BENCH(KERNEL, "first_add", "(4) first add during the load")},
     [LAB5_ROW_WARP_SHUFFLE] = {.name = "(5) lab5_sum_warp_shuffle (ext.)",
-                               STAGE(warp_shuffle, 1)},
+                               STAGE(warp_shuffle, 1),
+                               BENCH(KERNEL, "warp_shuffle", "(5) last warp with shuffles")},
     [LAB5_ROW_GRID_STRIDE] = {.name = "(6) lab5_sum_grid_stride (ext.)",
-                              STAGE(grid_stride, 1)},
+                              STAGE(grid_stride, 1),
+                              BENCH(KERNEL, "grid_stride", "(6) grid-stride, float4, one wave")},
     [LAB5_ROW_DIVERGENT_NO_ATOMIC] = {.name = "(1) divergent, no atomic",
                                       NO_ATOMIC(divergent, LAB5_ROW_DIVERGENT, 0)},
     [LAB5_ROW_STRIDED_NO_ATOMIC] = {.name = "(2) strided, no atomic",
@@ -197,10 +213,24 @@ static int setup_no_atomic(size_t n, kernel_problem *p)
     return 1;
 }
 
+/* Bench: all ones, so every partial sum is an integer a float holds
+ * exactly and every stage must agree with the baseline to the last bit;
+ * the ceiling copies n/2 floats into an array of its own. */
+static int setup_bench(size_t n, kernel_problem *p)
+{
+    p->args.in[0] = kernel_bench_array(n, 0, 1.0f);
+    p->args.out = kernel_bench_array(1, 0, 0.0f);
+    p->ceiling_out = kernel_bench_array(n / 2, 0, 0.0f);
+    p->checked = 1;
+    return p->args.in[0] && p->args.out && p->ceiling_out;
+}
+
 static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
 {
     size_t n = (size_t)size[0];
     p->args.size[0] = size[0];
+    if (mode == KERNEL_BENCH)
+        return setup_bench(n, p);
     if (mode == KERNEL_RACE)
         return setup_race(n, p);
     if (mode == KERNEL_PROFILE)
@@ -220,4 +250,7 @@ const kernel_table lab_kernel_table = {
     .profile = {1, 0x7fffffffL, "67108864"},
     .race = {1, 1L << 20, "5000"}, /* 19 full blocks and a part */
     .setup = setup,
+    .bench = {{"sum", {{"2^24", {1L << 24}}, {"2^26", {1L << 26}}, {"2^27", {1L << 27}}},
+               .compared = 1}},
+    .bench_count = 1,
 };

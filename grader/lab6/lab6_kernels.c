@@ -9,6 +9,7 @@
  * kernels; it cannot show the overlap itself: for the timeline, run the
  * same program under Nsight Systems
  * (nsys profile --trace=cuda build/bin/lab6_kernels profile). */
+#include <math.h>
 #include <stdio.h>
 
 #include <cuda_runtime_api.h>
@@ -24,6 +25,51 @@ enum { WORK = 256 };
 
 static int serial(const kernel_args *a) { return lab6_timed_serial(a->lab); }
 static int streamed(const kernel_args *a) { return lab6_timed_streamed(a->lab); }
+
+static int breadth_first(const kernel_args *a)
+{
+    lab6_timed_call call = *(const lab6_timed_call *)a->lab;
+    call.order = LAB6_BREADTH_FIRST;
+    return lab6_timed_streamed(&call);
+}
+
+/* The stages alone, on the serial pipeline's buffers: make bench's ceiling
+ * is the longest of them (no overlap can beat it), which its setup picks. */
+static int copy_in(void *ctx)
+{
+    const lab6_timed_call *c = ctx;
+    return lab6_copy_in(c->host_in, c->dev_in, c->n);
+}
+
+static int transform(void *ctx)
+{
+    const lab6_timed_call *c = ctx;
+    return lab6_reference_transform(c->dev_in, c->dev_out, c->n, c->work);
+}
+
+static int copy_out(void *ctx)
+{
+    const lab6_timed_call *c = ctx;
+    return lab6_copy_out(c->dev_out, c->host_out, c->n);
+}
+
+/* A host may not carry both directions at full speed at once. */
+static int copies_together(void *ctx)
+{
+    const lab6_timed_call *c = ctx;
+    return lab6_copies_together(c->host_in, c->dev_in, c->dev_out, c->host_out, c->n);
+}
+
+static const struct {
+    const char *label;
+    timed_launch launch;
+} STAGES[] = {{"longest stage alone: the H2D copy", copy_in},
+              {"longest stage alone: the kernel", transform},
+              {"longest stage alone: the D2H copy", copy_out},
+              {"longest stage alone: both copies at once", copies_together}};
+static int longest; /* STAGES' index, set by the bench's setup */
+
+static int longest_stage(const kernel_args *a) { return STAGES[longest].launch(a->lab); }
 
 /* One depth-first run, then its time by the pipeline's own events: the
  * profile driver runs rows once, so this row may wait for its run. */
@@ -53,9 +99,16 @@ static kernel_tolerance twice_the_graders(const kernel_size size)
     return (kernel_tolerance){0.0, 2e-6};
 }
 
+/* make bench: the streamed pipeline depth-first and breadth-first against
+ * the serial one, with the longest stage alone as the ceiling. */
+#define PIPELINE KERNEL_BENCH_IN(0)
+#define BENCH(role, key, label) .bench = {PIPELINE, KERNEL_BENCH_##role, key, label}
+
 static const kernel_row ROWS[LAB6_ROW_COUNT] = {
     [LAB6_ROW_SERIAL] = {.name = "serial pipeline", .launch = serial,
-                         .yardstick = LAB6_ROW_SERIAL, .bytes = both_copies},
+                         .yardstick = LAB6_ROW_SERIAL, .bytes = both_copies,
+                         BENCH(BASELINE, "serial",
+                               "serial: one copy in, one kernel, one copy out (grader's)")},
     /* Graded at n, streams, chunks; the work per element is the balanced
      * work the speed checks measure on the machine (lab6_speed_checks.c). */
     [LAB6_ROW_STREAMED] = {.name = "pipeline, " NUMBER_TEXT(LAB6_SPEED_STREAMS) " streams x "
@@ -63,19 +116,60 @@ static const kernel_row ROWS[LAB6_ROW_COUNT] = {
                            .modes = KERNEL_TIME, .yardstick = LAB6_ROW_SERIAL,
                            .bytes = both_copies, .want = KERNEL_WANT_YARDSTICK,
                            .tolerance = twice_the_graders,
-                           .graded_size = {LAB6_SPEED_N, LAB6_SPEED_STREAMS, LAB6_SPEED_CHUNKS}},
+                           .graded_size = {LAB6_SPEED_N, LAB6_SPEED_STREAMS, LAB6_SPEED_CHUNKS},
+                           BENCH(KERNEL, "streamed", "16 streams, 64 chunks, depth-first (lab 6)")},
     [LAB6_ROW_PROFILED_RUN] = {.name = "lab6_pipeline_run", .launch = profiled_run,
                                .modes = KERNEL_PROFILE, .yardstick = LAB6_ROW_PROFILED_RUN},
+    [LAB6_ROW_BREADTH_FIRST] = {.name = "pipeline, breadth-first", .launch = breadth_first,
+                                .yardstick = LAB6_ROW_SERIAL, .bytes = both_copies,
+                                BENCH(KERNEL, "streamed_breadth_first",
+                                      "16 streams, 64 chunks, breadth-first (lab 6)")},
+    /* Its label is the stage the bench's setup picks. */
+    [LAB6_ROW_LONGEST_STAGE] = {.name = "longest stage alone", .launch = longest_stage,
+                                .yardstick = LAB6_ROW_LONGEST_STAGE, .bytes = both_copies,
+                                .bench = {PIPELINE, KERNEL_BENCH_CEILING, "longest_stage",
+                                          "longest stage alone", .ceiling = "longest_stage"}},
 };
 
 /* The calls of both pipelines; the programs run one problem each. */
 static lab6_timed_call call;
 
+static double median_ms(timed_launch launch, const timing_plan *plan)
+{
+    stats_summary s;
+    return timing_measure(launch, &call, plan, NULL, &s) == 0 ? s.median : 0.0;
+}
+
+/* Bench: the grader's balanced work (the kernel about as long as the H2D
+ * copy, as the speed checks derive it), then the longest stage alone on
+ * that work as the ceiling. */
+static void bench_balance(kernel_problem *p)
+{
+    enum { PROBE = 1024 };
+    call.work = PROBE;
+    double copy_ms = median_ms(copy_in, p->plan), kernel_ms = median_ms(transform, p->plan);
+    double work = kernel_ms > 0 ? PROBE * copy_ms / kernel_ms : PROBE;
+    call.work = work < 1 ? 1 : work > LAB6_MAX_WORK ? LAB6_MAX_WORK : (int)(work + 0.5);
+    snprintf(p->note, sizeof p->note, "lab 6 2^%d: balanced work %d FMA per element",
+             (int)log2((double)call.n), call.work);
+    double longest_ms = 0.0;
+    longest = 0;
+    for (int k = 0; k < (int)(sizeof STAGES / sizeof STAGES[0]); ++k) {
+        double ms = median_ms(STAGES[k].launch, p->plan);
+        if (ms > longest_ms) {
+            longest_ms = ms;
+            longest = k;
+        }
+    }
+    p->ceiling_label = STAGES[longest].label;
+}
+
 static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
 {
     int n = (int)size[0];
-    int streams = mode == KERNEL_TIME ? LAB6_SPEED_STREAMS : (int)size[1];
-    const char *program = mode == KERNEL_TIME ? "make time-lab6" : "lab6_profile";
+    int streams = mode == KERNEL_PROFILE ? (int)size[1] : LAB6_SPEED_STREAMS;
+    const char *program = mode == KERNEL_PROFILE ? "lab6_profile"
+                          : mode == KERNEL_BENCH ? "lab6_kernels bench" : "make time-lab6";
     p->args.size[0] = n;
     p->args.size[1] = streams;
     lab6_pipeline *pipe = NULL;
@@ -108,18 +202,25 @@ static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
     if (cudaMallocHost((void **)&call.host_out, bytes) != cudaSuccess ||
         cudaMalloc((void **)&call.dev_in, bytes) != cudaSuccess ||
         cudaMalloc((void **)&call.dev_out, bytes) != cudaSuccess) {
-        printf("make time-lab6: cannot allocate the serial pipeline's buffers for SIZE=%d\n", n);
+        printf("%s: cannot allocate the serial pipeline's buffers for SIZE=%d\n", program, n);
         return 0;
     }
     call.host_in = host_in;
     p->args.out = lab6_pipeline_host_output(pipe);
     p->yardstick_out = call.host_out;
     p->checked = (size_t)n;
+    if (mode == KERNEL_BENCH)
+        bench_balance(p);
     return 1;
 }
 
 static void teardown(kernel_problem *p)
 {
+    /* The bench sets up one size after another in one process. */
+    cudaFreeHost(call.host_out);
+    cudaFree(call.dev_in);
+    cudaFree(call.dev_out);
+    call.host_out = call.dev_in = call.dev_out = NULL;
     if (p->owned && lab6_pipeline_destroy(p->owned) != LAB_OK)
         fprintf(stderr, "lab6: lab6_pipeline_destroy: %s\n", lab_last_error());
 }
@@ -134,4 +235,7 @@ const kernel_table lab_kernel_table = {
     .race = {1, 1L << 28, "67108864"}, /* no race rows: lab 6 shares no memory */
     .setup = setup,
     .teardown = teardown,
+    /* Over PCIe: the ceiling is no hard limit, and the drift is the bus's. */
+    .bench = {{"pipeline", {{"2^24", {1L << 24}}, {"2^26", {LAB6_SPEED_N}}}, .over_bus = 1}},
+    .bench_count = 1,
 };

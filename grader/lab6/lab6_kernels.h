@@ -10,6 +10,8 @@ enum {
     LAB6_ROW_SERIAL,       /* the grader's serial pipeline: the yardstick */
     LAB6_ROW_STREAMED,     /* the student's streamed pipeline */
     LAB6_ROW_PROFILED_RUN, /* one run of it, for make profile-lab6 */
+    LAB6_ROW_BREADTH_FIRST, /* the streamed pipeline breadth-first: make bench only */
+    LAB6_ROW_LONGEST_STAGE, /* the longest stage alone: make bench's ceiling */
     LAB6_ROW_COUNT
 };
 

@@ -49,22 +49,36 @@ static int any_size(const kernel_args *a)
 /* The cube the speed checks time every stage on (lab7_rubric.h). */
 #define GRADED .graded_size = {LAB7_SPEED_SIZE, LAB7_SPEED_SIZE, LAB7_SPEED_SIZE}
 
+/* make bench: lab 2's naive kernel and the stages against lab 3's tiles,
+ * with cuBLAS FP32 as the ceiling, on squares of 256 .. 4096 (the
+ * GFLOP/s-vs-size chart). */
+#define MATMUL KERNEL_BENCH_IN(0)
+#define BENCH(role, key, label) .bench = {MATMUL, KERNEL_BENCH_##role, key, label}
+
 static const kernel_row ROWS[LAB7_ROW_COUNT] = {
     [LAB7_ROW_LAB2_NAIVE] = {.name = "lab 2's naive", .launch = lab2_naive,
-                             .yardstick = LAB7_ROW_LAB3, .flops = matmul_flops},
+                             .yardstick = LAB7_ROW_LAB3, .flops = matmul_flops,
+                             BENCH(KERNEL, "naive", "naive (lab 2)")},
     [LAB7_ROW_LAB3] = {.name = "lab 3's tiles", .launch = lab3_tiles, .modes = KERNEL_PROFILE,
-                       .yardstick = LAB7_ROW_LAB3, .flops = matmul_flops},
+                       .yardstick = LAB7_ROW_LAB3, .flops = matmul_flops,
+                       BENCH(BASELINE, "shared_tiles", "shared tiles, 32 x 32 (lab 3)")},
     [LAB7_ROW_BLOCK_TILE_1D] = {.name = "lab7_sgemm(block_tile_1d)", .launch = block_tile_1d,
-                                .modes = STAGE, AGAINST_LAB3, GRADED, .stage = 1},
+                                .modes = STAGE, AGAINST_LAB3, GRADED, .stage = 1,
+                                BENCH(KERNEL, "block_tile_1d", "1D block tile")},
     [LAB7_ROW_BLOCK_TILE_2D] = {.name = "lab7_sgemm(block_tile_2d)", .launch = block_tile_2d,
-                                .modes = STAGE, AGAINST_LAB3, GRADED, .stage = 1},
+                                .modes = STAGE, AGAINST_LAB3, GRADED, .stage = 1,
+                                BENCH(KERNEL, "block_tile_2d", "2D block tile")},
     [LAB7_ROW_VECTORISED] = {.name = "lab7_sgemm(vectorised)", .launch = vectorised,
-                             .modes = STAGE, AGAINST_LAB3, GRADED, .stage = 1},
+                             .modes = STAGE, AGAINST_LAB3, GRADED, .stage = 1,
+                             BENCH(KERNEL, "vectorised", "vectorised (float4)")},
     [LAB7_ROW_WARP_TILE] = {.name = "lab7_sgemm(warp_tile)", .launch = warp_tile,
                             .modes = STAGE, AGAINST_LAB3, GRADED, .stage = 1,
-                            .shares = WARP_TILE_FAMILY},
+                            .shares = WARP_TILE_FAMILY, BENCH(KERNEL, "warp_tile", "warp tile")},
     [LAB7_ROW_CUBLAS] = {.name = "cuBLAS SGEMM (FP32, the ceiling)", .launch = cublas,
-                         .modes = KERNEL_TIME | KERNEL_PROFILE, AGAINST_LAB3},
+                         .modes = KERNEL_TIME | KERNEL_PROFILE, AGAINST_LAB3,
+                         .bench = {MATMUL, KERNEL_BENCH_CEILING, "cublas",
+                                   "cuBLAS SGEMM, FP32 (pedantic: no TF32)",
+                                   .ceiling = "cublas_fp32"}},
     [LAB7_ROW_ANY_SIZE] = {.name = "lab7_sgemm_any_size", .launch = any_size,
                            .modes = KERNEL_RACE, .yardstick = LAB7_ROW_LAB3, .extension = 1,
                            .race_size = "100x70x37", .stage = 1,
@@ -78,7 +92,9 @@ static const kernel_row ROWS[LAB7_ROW_COUNT] = {
                         AGAINST_LAB3, .extension = 1,
                         .graded_size = {LAB7_SIZED_SPEED_SIZE, LAB7_SIZED_SPEED_SIZE,
                                         LAB7_SIZED_SPEED_SIZE},
-                        .stage = 1, .shares = WARP_TILE_FAMILY},
+                        .stage = 1, .shares = WARP_TILE_FAMILY,
+                        .bench = {MATMUL, KERNEL_BENCH_KERNEL, "sized",
+                                  "warp tile, block tile per size (final stage)", .optional = 1}},
 };
 
 /* The stages' tiles: M and N multiples of LAB7_SIZE_MULTIPLE, K of LAB7_K_MULTIPLE. */
@@ -111,4 +127,9 @@ const kernel_table lab_kernel_table = {
     .race = {3, 16384, "256x128x64"},
     .size_problem = size_problem,
     .setup = setup,
+    .bench = {{"matmul", {{"256", {256, 256, 256}}, {"512", {512, 512, 512}},
+                          {"1024", {1024, 1024, 1024}}, {"2048", {2048, 2048, 2048}},
+                          {"4096", {4096, 4096, 4096}}},
+               .compared = 1, .tolerance = matmul_time_tolerance}},
+    .bench_count = 1,
 };

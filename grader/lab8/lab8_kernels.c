@@ -77,16 +77,30 @@ static kernel_tolerance against_lab7(const kernel_size size)
 /* The cube the speed checks time the stages on (lab8_rubric.h). */
 #define GRADED .graded_size = {LAB8_SPEED_SIZE, LAB8_SPEED_SIZE, LAB8_SPEED_SIZE}
 
+/* make bench: the two stages against lab 7's warp tile in FP32, with
+ * cuBLAS GemmEx as the ceiling, on squares of 256 .. 4096. The problem is
+ * "matmul_fp16" and the ceiling "cublas_fp16", so that neither is mistaken
+ * for lab 7's FP32 product and its cuBLAS FP32 ceiling. */
+#define MATMUL_FP16 KERNEL_BENCH_IN(0)
+#define BENCH(role, key, label) .bench = {MATMUL_FP16, KERNEL_BENCH_##role, key, label}
+
 static const kernel_row ROWS[LAB8_ROW_COUNT] = {
     [LAB8_ROW_LAB7_WARP_TILE] = {.name = "lab 7's warp tile (FP32)", .launch = lab7_warp_tile,
                                  .modes = KERNEL_PROFILE, .yardstick = LAB8_ROW_LAB7_WARP_TILE,
-                                 .flops = flops},
+                                 .flops = flops,
+                                 BENCH(BASELINE, "lab7_warp_tile", "warp tile, FP32 (lab 7)")},
     [LAB8_ROW_WMMA_GLOBAL] = {.name = "lab8_wmma_global", .launch = wmma_global, .modes = STAGE,
-                              AGAINST_LAB7, GRADED, .stage = 1},
+                              AGAINST_LAB7, GRADED, .stage = 1,
+                              BENCH(KERNEL, "wmma_global", "WMMA from global memory (stage 1)")},
     [LAB8_ROW_WMMA_SHARED] = {.name = "lab8_wmma_shared", .launch = wmma_shared, .modes = STAGE,
-                              AGAINST_LAB7, GRADED, .stage = 1},
+                              AGAINST_LAB7, GRADED, .stage = 1,
+                              BENCH(KERNEL, "wmma_shared",
+                                    "WMMA through shared memory (stage 2)")},
     [LAB8_ROW_CUBLAS] = {.name = "cuBLAS GemmEx (FP16 in, FP32 compute; the ceiling)",
-                         .launch = cublas, .modes = KERNEL_TIME | KERNEL_PROFILE, AGAINST_LAB7},
+                         .launch = cublas, .modes = KERNEL_TIME | KERNEL_PROFILE, AGAINST_LAB7,
+                         .bench = {MATMUL_FP16, KERNEL_BENCH_CEILING, "cublas_fp16",
+                                   "cuBLAS GemmEx, FP16 in, FP32 compute",
+                                   .ceiling = "cublas_fp16"}},
 };
 
 /* Both stages' multiples: M and N of 128, K of 32 (stage 2's; stage 1's
@@ -193,7 +207,7 @@ static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
     }
     p->args.lab = in;
     p->owned = in;
-    if (mode == KERNEL_TIME)
+    if (mode == KERNEL_TIME || mode == KERNEL_BENCH) /* the bench times as make time-lab8 */
         return setup_time(m, n, k, p, in);
     if (mode == KERNEL_RACE)
         return setup_race(m, n, k, p);
@@ -223,4 +237,11 @@ const kernel_table lab_kernel_table = {
     .size_problem = size_problem,
     .setup = setup,
     .teardown = teardown,
+    /* Each stage within lab8_atol of the exact product, lab 7's FP32 result
+     * within compare_dot_atol: the time mode's tolerance. */
+    .bench = {{"matmul_fp16", {{"256", {256, 256, 256}}, {"512", {512, 512, 512}},
+                               {"1024", {1024, 1024, 1024}}, {"2048", {2048, 2048, 2048}},
+                               {"4096", {4096, 4096, 4096}}},
+               .compared = 1, .tolerance = against_lab7}},
+    .bench_count = 1,
 };

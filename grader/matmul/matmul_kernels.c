@@ -53,6 +53,16 @@ static int setup_race(int m, int n, int k, kernel_problem *p)
     return p->args.in[0] && p->args.in[1] && p->args.out;
 }
 
+/* Bench: A and B uniform from the bench's seed (seed + 1), one C. */
+static int setup_bench(int m, int n, int k, unsigned long long seed, kernel_problem *p)
+{
+    p->args.in[0] = kernel_bench_array((size_t)m * k, seed, 0.0f);
+    p->args.in[1] = kernel_bench_array((size_t)k * n, seed + 1, 0.0f);
+    p->args.out = kernel_bench_array((size_t)m * n, 0, 0.0f);
+    p->checked = (size_t)m * n;
+    return p->args.in[0] && p->args.in[1] && p->args.out;
+}
+
 int matmul_kernels_setup(const char *lab, kernel_mode mode, const kernel_size size,
                          kernel_problem *p)
 {
@@ -66,6 +76,8 @@ int matmul_kernels_setup(const char *lab, kernel_mode mode, const kernel_size si
         return setup_time(lab, m, n, k, p);
     if (mode == KERNEL_RACE)
         return setup_race(m, n, k, p);
+    if (mode == KERNEL_BENCH)
+        return setup_bench(m, n, k, p->seed, p);
     char runner[64];
     snprintf(runner, sizeof runner, "%s_profile", lab);
     size_t floats = (size_t)m * (size_t)m;

@@ -1,6 +1,6 @@
 /* The rules that keep a reported rate from being what the GPU's clocks did
  * rather than what a kernel does. `make bench` applies them
- * (grader/bench/bench_core.c), and so do the graders' reported tables
+ * (grader/driver/kernel_bench.c), and so do the graders' reported tables
  * (lab 4's gpu_bandwidth_table, lab 7's gpu_sgemm_table) through
  * steady_timing.h; tests/bench_rules_test.c checks them on synthetic
  * times, no GPU needed.
@@ -20,7 +20,7 @@ extern "C" {
 /* Warm-up: a kernel's time has settled when its last BENCH_SETTLE_WINDOW
  * runs lie within BENCH_SETTLE_TOLERANCE of their fastest, and on average
  * are no faster than the BENCH_SETTLE_WINDOW before them by more than that:
- * the clocks have stopped rising. bench_core.c stops warming up there, or
+ * the clocks have stopped rising. kernel_bench.c stops warming up there, or
  * after BENCH_SETTLE_MAX_RUNS runs or BENCH_SETTLE_MAX_MS of them. */
 enum { BENCH_SETTLE_WINDOW = 3, BENCH_SETTLE_MAX_RUNS = 60 };
 #define BENCH_SETTLE_TOLERANCE 0.03

@@ -82,3 +82,38 @@ float *kernel_host_integers(size_t n, unsigned long long seed, int lo, int hi)
     rng_fill_integers(host, n, seed, lo, hi);
     return host;
 }
+
+/* The bench arrays of the size being benched (a few per problem). */
+enum { BENCH_ARRAYS = 16 };
+static float *bench_arrays[BENCH_ARRAYS];
+static int bench_array_count;
+
+float *kernel_bench_array(size_t n, unsigned long long seed, float fill)
+{
+    if (bench_array_count == BENCH_ARRAYS) {
+        fprintf(stderr, "bench: more than %d arrays for one size\n", BENCH_ARRAYS);
+        return NULL;
+    }
+    float *host = malloc(n * sizeof *host);
+    if (!host) {
+        fprintf(stderr, "bench: out of host memory for %zu floats\n", n);
+        return NULL;
+    }
+    if (seed)
+        rng_fill_uniform(host, n, seed, -1.0f, 1.0f);
+    else
+        for (size_t i = 0; i < n; ++i)
+            host[i] = fill;
+    float *dev = kernel_device_array("bench", host, n);
+    free(host);
+    if (dev)
+        bench_arrays[bench_array_count++] = dev;
+    return dev;
+}
+
+void kernel_bench_release(void)
+{
+    for (int i = 0; i < bench_array_count; ++i)
+        cudaFree(bench_arrays[i]);
+    bench_array_count = 0;
+}

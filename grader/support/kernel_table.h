@@ -12,7 +12,9 @@
  *     the GB/s or GFLOP/s;
  *   - which programs run it, whether it is an extension (not written yet
  *     is no failure), what its output is checked against, how exactly;
- *   - the size the lab's graded speed check times it at, if one does.
+ *   - the size the lab's graded speed check times it at, if one does;
+ *   - where make bench shows it (its key and label in the result file),
+ *     and, for the whole table, make bench's problems and their sizes.
  *
  * What a lab needs beyond the rows (its buffers, inputs and references
  * for a mode and a size) is the table's setup, so the one driver
@@ -23,6 +25,7 @@
 #include <stddef.h>
 
 #include "lab_status.h"
+#include "timing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,7 +35,10 @@ extern "C" {
 typedef enum {
     KERNEL_TIME = 1,    /* make time-labN: against its yardstick, checked after */
     KERNEL_PROFILE = 2, /* make profile-labN: once, for Nsight Compute */
-    KERNEL_RACE = 4     /* the race runner: once, small, under racecheck */
+    KERNEL_RACE = 4,    /* the race runner: once, small, under racecheck */
+    KERNEL_BENCH = 8    /* make bench: against its problem's baseline, beside its ceiling;
+                         * not a row's mode (its `bench` says where it stands), only a
+                         * setup's */
 } kernel_mode;
 
 /* A problem size in the lab's own terms (W x H, R x C, M x N x K, N, or
@@ -63,6 +69,35 @@ typedef struct {
     double atol, rtol;
 } kernel_tolerance;
 typedef kernel_tolerance (*kernel_tolerance_at)(const kernel_size size);
+
+/* make bench (the driver's bench mode, grader/driver/kernel_bench.c): what
+ * a row is in each of the table's bench problems it belongs to. A problem
+ * has one baseline (every kernel is timed interleaved with it), its
+ * kernels, and at most one ceiling (timed alone: the hardware's bound).
+ * The result file lists a problem's kernels in the rows' order, then the
+ * graders' kernels shown beside them (KERNEL_BENCH_BESIDE: "kernel" in the
+ * file too), then the baseline and the ceiling. */
+typedef enum {
+    KERNEL_BENCH_NONE = 0,  /* not benched (the default) */
+    KERNEL_BENCH_BASELINE,
+    KERNEL_BENCH_KERNEL,
+    KERNEL_BENCH_BESIDE,
+    KERNEL_BENCH_CEILING
+} kernel_bench_role;
+
+typedef struct {
+    unsigned problems;       /* bit p: a row of the table's bench problem p */
+    kernel_bench_role role;
+    const char *key;         /* the result file's "kernel", as handouts quote it: "smem" */
+    const char *label;       /* what a table or legend shows */
+    /* 1: a final stage a student copy may not have written: where it fails,
+     * a note says so and the bench goes on (no error of the bench). */
+    int optional;
+    const char *ceiling;     /* a ceiling: the results' "ceiling" name, "memcpy_d2d" */
+} kernel_bench_column;
+
+/* The bit of bench problem `p` in a kernel_bench_column's `problems`. */
+#define KERNEL_BENCH_IN(p) (1u << (p))
 
 /* What make time-labN checks a row's output against: the yardstick's
  * output of the same work, or one of the references the setup made. */
@@ -116,6 +151,7 @@ typedef struct {
      * no-atomic rows leave one sum per block, and this adds them up);
      * NULL: the row writes its output itself. */
     kernel_launch finish;
+    kernel_bench_column bench; /* make bench: all 0 where the row is not benched */
 } kernel_row;
 
 /* The bit of row `row` in a kernel_row's `shares`. */
@@ -129,6 +165,17 @@ typedef struct {
     const float *reference[KERNEL_REFERENCES];
     size_t checked;             /* floats of args.out the check compares */
     void *owned;                /* the setup's own bookkeeping, for its teardown */
+    /* bench: set by the driver before setup, for a setup that fills inputs
+     * (the seed) or measures (lab 6's balanced work: the plan). */
+    unsigned long long seed;
+    const timing_plan *plan;
+    /* bench, set by the setup where it needs them: where the ceiling
+     * writes (lab 5's copy of n/2 floats; NULL: args.out), its label where
+     * the setup picks the ceiling (lab 6's longest stage; NULL: the row's),
+     * and a note for the result file (lab 6's balanced work; "": none). */
+    float *ceiling_out;
+    const char *ceiling_label;
+    char note[160];
 } kernel_problem;
 
 /* How a mode's size is given: `dims` numbers joined by 'x', each in
@@ -138,6 +185,32 @@ typedef struct {
     long max_each;
     const char *fallback;
 } kernel_size_rule;
+
+/* make bench's sizes of a problem: each as the result file writes it
+ * ("8192x8192", "2^22+3", "1024") and in the table's terms; its "x" (the
+ * plots' axis) is size[0]. */
+enum { KERNEL_BENCH_SIZES = 5, KERNEL_BENCH_PROBLEMS = 4 };
+typedef struct {
+    const char *name;
+    kernel_size size;
+} kernel_bench_size;
+
+typedef struct {
+    const char *problem;        /* the result file's "problem": "transpose" */
+    kernel_bench_size sizes[KERNEL_BENCH_SIZES]; /* name NULL: no more sizes */
+    /* Each kernel's output (args.out, `checked` floats) is compared once
+     * with the baseline's within this tolerance (NULL: exactly); 0: not
+     * compared (lab 1's copy kernel writes in, not 2 * in). */
+    int compared;
+    kernel_tolerance_at tolerance;
+    /* The problem moves its data over PCIe (lab 6): its ceiling is no hard
+     * limit, and its rows' drift is the bus's (bench_rules.h). */
+    int over_bus;
+    /* A ceiling from outside the table, by its results' name, where the
+     * lab's grader does not link it (labs 2 and 3: cuBLAS, "cublas_fp32");
+     * NULL: the table's ceiling row. */
+    const char *outside_ceiling;
+} kernel_bench_problem;
 
 typedef struct {
     const char *lab;            /* "lab4": names the programs and the hints */
@@ -151,6 +224,10 @@ typedef struct {
      * one line that says why. teardown frees what setup made. */
     int (*setup)(kernel_mode mode, const kernel_size size, kernel_problem *problem);
     void (*teardown)(kernel_problem *problem);
+    /* make bench's problems, in the result file's order (rows join them
+     * through their `bench` column); count 0: the lab has no bench. */
+    kernel_bench_problem bench[KERNEL_BENCH_PROBLEMS];
+    int bench_count;
 } kernel_table;
 
 /* Each lab's table (grader/labN/labN_kernels.c defines it under this one
@@ -187,6 +264,13 @@ int kernel_size_parse(const char *text, int dims, long max_each, kernel_size out
  * exactly); NULL after one line when the host is out of memory. */
 float *kernel_device_array(const char *program, const float *host, size_t n);
 float *kernel_host_integers(size_t n, unsigned long long seed, int lo, int hi);
+
+/* Bench arrays (a setup's KERNEL_BENCH branch): n floats on the GPU,
+ * uniform in [-1, 1] from `seed`, or all `fill` where seed is 0; NULL after
+ * one line. Kept until kernel_bench_release, which the bench mode calls
+ * after each size, so that one process can run every size. */
+float *kernel_bench_array(size_t n, unsigned long long seed, float fill);
+void kernel_bench_release(void);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@
  * gpu_sgemm_table), which time each kernel alone, one after the other: a
  * GPU whose clocks are still rising, or that idled between two rows, would
  * otherwise print what the clocks did. make bench's runners apply the same
- * rules (grader/bench/bench_core.c, which also settles with timing_settle).
+ * rules (grader/driver/kernel_bench.c, which also settles with timing_settle).
  * The graded speed checks do not use this: they time A B A B interleaved,
  * so drift hits both sides of their ratio alike. */
 #ifndef STEADY_TIMING_H

@@ -137,8 +137,8 @@ central lists that name every lab):
       (the README's, design.md's, grading.md's and the glossary's lists of
       labs; the ctest docs.lab_lists checks them)
   [ ] handouts/glossary.md: the lab's terms
-  [ ] make bench: grader/bench/bench_$lab.c, add_bench_runner($number ...) in
-      grader/bench/CMakeLists.txt, $number in LABS of grader/bench/bench.py;
+  [ ] make bench: the bench columns of grader/$lab/${lab}_kernels.c's rows
+      and its table's bench problems (bench.py finds ${lab}_kernels itself);
       then make bench
       LAB=$number on a GPU and make handout-numbers (handout_numbers.py reads
       every handouts/lab*.md and grader/lab*/lab*_rubric.h itself)

@@ -13,6 +13,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+import bench  # noqa: E402
 import compare_runs  # noqa: E402
 import handout_numbers  # noqa: E402
 import results_file  # noqa: E402
@@ -216,6 +217,21 @@ class ResultFile(unittest.TestCase):
         bench = fixture()
         table = results_file.summary_table(bench)
         self.assertEqual(len(table.splitlines()), 2 + len(list(results_file.results(bench))))
+
+
+class BenchPrograms(unittest.TestCase):
+    def test_labs_are_the_built_drivers_the_references_first(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("lab2_kernels", "lab2_kernels_solution", "lab10_kernels",
+                         "lab3_check_solution", "lab4_kernels.args", "bench_lab5"):
+                open(os.path.join(tmp, name), "w").close()
+            found = bench.bench_programs(tmp)
+            self.assertEqual(sorted(found), [2, 10])
+            self.assertEqual(os.path.basename(found[2]), "lab2_kernels_solution")
+            self.assertEqual(os.path.basename(found[10]), "lab10_kernels")
+
+    def test_no_folder_no_labs(self):
+        self.assertEqual(bench.bench_programs("/nonexistent/bin"), {})
 
 
 class CompareRuns(unittest.TestCase):

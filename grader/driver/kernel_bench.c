@@ -1,4 +1,8 @@
-#include "bench_core.h"
+/* make bench, the kernel driver's bench mode: see kernel_bench.h. The
+ * problems, sizes, keys and labels are the lab's kernel table's; what is
+ * here is how a problem is timed (the graders' routine and bench_rules.h)
+ * and printed. */
+#include "kernel_bench.h"
 #include "bench_rules.h"
 
 #include <stdarg.h>
@@ -14,6 +18,47 @@
 #include "guard.h"
 #include "lab_status.h"
 #include "steady_timing.h"
+
+typedef enum { BENCH_BASELINE, BENCH_KERNEL, BENCH_CEILING } bench_role;
+
+typedef struct {
+    const char *name;   /* short key used in the JSON and in handouts: "naive" */
+    const char *label;  /* what a reader sees in a table or legend */
+    timed_launch launch;
+    void *ctx;
+} bench_entry;
+
+/* One problem at one size: the baseline, the kernels, the ceiling. */
+typedef struct {
+    int lab;
+    const char *problem;    /* "matmul", "transpose", ... */
+    const char *size;       /* as a handout writes it: "2048", "8192x8192", "2^26" */
+    double x;               /* the size as a number for plots (edge or element count) */
+    double work;            /* bytes moved or flops done per launch */
+    const char *unit;       /* "GB/s" (work in bytes) or "GFLOP/s" (work in flops) */
+    bench_entry baseline;
+    const bench_entry *kernels;
+    int kernel_count;
+    /* Bit k set: kernels[k] is an optional final stage (lab 4's (e), lab
+     * 7's tile per size). Where it fails, as a student copy's skeleton does
+     * when the stage is not written, it is left out with a note, and that
+     * is no error of the bench. */
+    unsigned optional_kernels;
+    bench_entry ceiling;    /* launch NULL: none */
+    const char *ceiling_name; /* "memcpy_d2d", "cublas_fp32", ... */
+    int over_bus;           /* kernel_bench_problem's */
+    /* The output every entry writes, compared with the baseline's (NULL: not
+     * compared, e.g. host memory). */
+    float *out;
+    size_t out_count;
+    double atol, rtol;
+} bench_problem;
+
+typedef struct {
+    timing_plan plan;
+    unsigned long long seed;
+    int dry_run; /* --dry-run: what would be timed, no GPU needed */
+} bench_options;
 
 /* The graders' plans use 11 to 31 runs; 11 keeps `make bench` for every lab
  * within minutes while one late interrupt still cannot move a median. */
@@ -31,7 +76,7 @@ static void print_json_string(const char *s)
     putchar('"');
 }
 
-void bench_note(const char *format, ...)
+static void bench_note(const char *format, ...)
 {
     char text[512];
     va_list args;
@@ -75,52 +120,34 @@ static void print_device(const char *runner, const bench_options *o)
     fflush(stdout);
 }
 
-bench_options bench_start(int argc, char **argv, const char *runner)
+/* Parses `--runs N --seed S --dry-run`: 1, or 0 after the usage line. */
+static int read_options(int argc, char **argv, const char *runner, bench_options *o)
 {
-    bench_options o = {
+    *o = (bench_options){
         .plan = {.warmup = DEFAULT_WARMUP, .runs = DEFAULT_RUNS, .launches_per_run = 1,
                  .flush_l2 = 1},
         .seed = 2024};
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
-            o.plan.runs = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-            o.seed = strtoull(argv[++i], NULL, 10);
+    for (int i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "--dry-run") == 0)
+            o->dry_run = 1;
+        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1)
+            o->plan.runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc &&
+                 strtoull(argv[i + 1], NULL, 10) >= 1) /* 0: kernel_bench_array's fill */
+            o->seed = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: %s [--runs N] [--seed S]  (JSON lines on stdout; "
-                            "grader/bench/bench.py runs this)\n", runner);
-            exit(2);
+            fprintf(stderr, "usage: %s [--runs N >= 1] [--seed S >= 1] [--dry-run]  (JSON "
+                            "lines on stdout; grader/bench/bench.py runs this)\n", runner);
+            return 0;
         }
     }
-    if (device_count() == 0) {
-        char why[256];
-        device_describe(why, sizeof why);
-        fprintf(stderr, "%s needs a CUDA GPU: %s\n", runner, why);
-        exit(1);
-    }
-    print_device(runner, &o);
-    return o;
+    return 1;
 }
 
-void bench_plan(int points)
+static void bench_plan(int points)
 {
     printf("{\"type\":\"plan\",\"points\":%d}\n", points);
     fflush(stdout);
-}
-
-int bench_points(const bench_problem *p)
-{
-    return 1 + p->kernel_count + (p->ceiling.launch ? 1 : 0);
-}
-
-float *bench_alloc_floats(size_t n)
-{
-    float *p = NULL;
-    if (cudaMalloc((void **)&p, n * sizeof(float)) != cudaSuccess) {
-        fprintf(stderr, "bench: cannot allocate %zu floats on the GPU\n", n);
-        exit(1);
-    }
-    return p;
 }
 
 static const char *ROLE_NAMES[] = {"baseline", "kernel", "ceiling"};
@@ -266,14 +293,18 @@ static int above_ceiling(const bench_problem *p, const measured *kernel, const m
 /* bench_run's status for a kernel measured faster than its ceiling twice. */
 enum { BENCH_ABOVE_CEILING = -2000 };
 
-int bench_run(const bench_problem *p, const bench_options *o)
+static int bench_run(const bench_problem *p, const bench_options *o)
 {
     float *want = NULL;
     int status = call_once(p, &p->baseline);
     if (status != 0)
         return failed(p, &p->baseline, status);
     if (p->out) {
-        want = bench_alloc_floats(p->out_count);
+        if (cudaMalloc((void **)&want, p->out_count * sizeof(float)) != cudaSuccess) {
+            bench_note("lab %d %s %s: no GPU memory for the baseline's output; left out",
+                       p->lab, p->problem, p->size);
+            return LAB_ERR_CUDA;
+        }
         cudaMemcpy(want, p->out, p->out_count * sizeof(float), cudaMemcpyDeviceToDevice);
     }
     int first_error = 0;
@@ -334,4 +365,201 @@ int bench_run(const bench_problem *p, const bench_options *o)
     if (want)
         cudaFree(want);
     return first_error;
+}
+
+/* ------------------------------------------------------ from the table */
+
+enum { MAX_KERNELS = 16 };
+
+static int in_problem(const kernel_row *row, int b, kernel_bench_role role)
+{
+    return (row->bench.problems & KERNEL_BENCH_IN(b)) && row->bench.role == role;
+}
+
+static const kernel_row *first_row(const kernel_table *t, int b, kernel_bench_role role)
+{
+    for (int i = 0; i < t->count; ++i)
+        if (in_problem(&t->rows[i], b, role))
+            return &t->rows[i];
+    return NULL;
+}
+
+static const kernel_row *ceiling_row(const kernel_table *t, int b)
+{
+    const char *outside = t->bench[b].outside_ceiling;
+    return outside ? kernel_bench_outside_ceiling(outside)
+                   : first_row(t, b, KERNEL_BENCH_CEILING);
+}
+
+/* Problem b's kernels in the result file's order: the lab's, then the
+ * graders' shown beside them. Returns how many (at most MAX_KERNELS). */
+static int kernel_rows(const kernel_table *t, int b, const kernel_row *rows[MAX_KERNELS])
+{
+    static const kernel_bench_role ORDER[] = {KERNEL_BENCH_KERNEL, KERNEL_BENCH_BESIDE};
+    int n = 0;
+    for (int r = 0; r < 2; ++r)
+        for (int i = 0; i < t->count && n < MAX_KERNELS; ++i)
+            if (in_problem(&t->rows[i], b, ORDER[r]))
+                rows[n++] = &t->rows[i];
+    return n;
+}
+
+static int size_count(const kernel_bench_problem *bp)
+{
+    int n = 0;
+    while (n < KERNEL_BENCH_SIZES && bp->sizes[n].name)
+        ++n;
+    return n;
+}
+
+int kernel_bench_points(const kernel_table *t)
+{
+    int points = 0;
+    for (int b = 0; b < t->bench_count; ++b) {
+        const kernel_row *rows[MAX_KERNELS];
+        points += size_count(&t->bench[b]) *
+                  (1 + kernel_rows(t, b, rows) + (ceiling_row(t, b) ? 1 : 0));
+    }
+    return points;
+}
+
+static bench_entry entry_of(const kernel_row *row, kernel_call *call)
+{
+    return (bench_entry){row->bench.key, row->bench.label, kernel_call_launch, call};
+}
+
+/* --dry-run: one line per result the bench would print, with the keys
+ * that do not depend on a measurement, in the same order (a setup's
+ * ceiling label, lab 6's, is the row's here). The course's tests compare
+ * them with a committed result file (grader/bench/tests/). */
+static void dry_run(const kernel_table *t)
+{
+    for (int b = 0; b < t->bench_count; ++b) {
+        const kernel_bench_problem *bp = &t->bench[b];
+        const kernel_row *baseline = first_row(t, b, KERNEL_BENCH_BASELINE),
+                         *ceiling = ceiling_row(t, b), *rows[MAX_KERNELS + 2];
+        int count = kernel_rows(t, b, rows);
+        const char *roles[MAX_KERNELS + 2];
+        for (int k = 0; k < count; ++k)
+            roles[k] = "kernel";
+        roles[count] = "baseline";
+        rows[count++] = baseline;
+        if (ceiling) {
+            roles[count] = "ceiling";
+            rows[count++] = ceiling;
+        }
+        for (int s = 0; s < size_count(bp); ++s)
+            for (int k = 0; k < count && baseline; ++k) {
+                const long *size = bp->sizes[s].size;
+                int flops = baseline->flops != NULL;
+                printf("{\"type\":\"dry_run\",\"lab\":%d,\"problem\":", atoi(t->lab + 3));
+                print_json_string(bp->problem);
+                printf(",\"size\":");
+                print_json_string(bp->sizes[s].name);
+                printf(",\"x\":%.17g,\"work\":%.17g,\"unit\":\"%s\",\"kernel\":",
+                       (double)size[0], flops ? kernel_row_flops(baseline, size)
+                                              : kernel_row_bytes(baseline, size),
+                       flops ? "GFLOP/s" : "GB/s");
+                print_json_string(rows[k]->bench.key);
+                printf(",\"label\":");
+                print_json_string(rows[k]->bench.label);
+                printf(",\"role\":\"%s\",\"baseline\":", roles[k]);
+                print_json_string(baseline->bench.key);
+                printf(",\"ceiling\":");
+                print_json_string(ceiling ? ceiling->bench.ceiling : "");
+                printf(",\"optional\":%s}\n", rows[k]->bench.optional ? "true" : "false");
+            }
+    }
+}
+
+/* Problem b at its size s: set up by the table, timed, torn down. */
+static int bench_size(const kernel_table *t, int b, int s, const bench_options *o)
+{
+    const kernel_bench_problem *bp = &t->bench[b];
+    const kernel_bench_size *size = &bp->sizes[s];
+    const kernel_row *baseline = first_row(t, b, KERNEL_BENCH_BASELINE),
+                     *ceiling = ceiling_row(t, b), *rows[MAX_KERNELS];
+    int count = kernel_rows(t, b, rows), lab = atoi(t->lab + 3);
+    if (!baseline) {
+        bench_note("lab %d %s: no baseline row in the kernel table", lab, bp->problem);
+        return 1;
+    }
+    kernel_problem p;
+    memset(&p, 0, sizeof p);
+    p.seed = o->seed;
+    p.plan = &o->plan;
+    int status = 1;
+    if (!t->setup(KERNEL_BENCH, size->size, &p)) {
+        bench_note("lab %d %s %s: the table's setup failed (see the log); left out", lab,
+                   bp->problem, size->name);
+    } else {
+        if (p.note[0])
+            bench_note("%s", p.note);
+        kernel_call base = {baseline, p.args}, top = {ceiling, p.args}, calls[MAX_KERNELS];
+        if (p.ceiling_out)
+            top.args.out = p.ceiling_out;
+        bench_entry kernels[MAX_KERNELS];
+        unsigned optional = 0;
+        for (int k = 0; k < count; ++k) {
+            calls[k] = (kernel_call){rows[k], p.args};
+            kernels[k] = entry_of(rows[k], &calls[k]);
+            optional |= rows[k]->bench.optional ? 1u << k : 0u;
+        }
+        int flops = baseline->flops != NULL;
+        kernel_tolerance tol = bp->tolerance ? bp->tolerance(p.args.size)
+                                             : (kernel_tolerance){0.0, 0.0};
+        bench_problem problem = {
+            .lab = lab, .problem = bp->problem, .size = size->name, .x = (double)size->size[0],
+            .work = flops ? kernel_row_flops(baseline, p.args.size)
+                          : kernel_row_bytes(baseline, p.args.size),
+            .unit = flops ? "GFLOP/s" : "GB/s",
+            .baseline = entry_of(baseline, &base),
+            .kernels = kernels, .kernel_count = count, .optional_kernels = optional,
+            .over_bus = bp->over_bus,
+            .out = bp->compared ? p.args.out : NULL, .out_count = p.checked,
+            .atol = tol.atol, .rtol = tol.rtol};
+        if (ceiling) {
+            problem.ceiling = entry_of(ceiling, &top);
+            if (p.ceiling_label)
+                problem.ceiling.label = p.ceiling_label;
+            problem.ceiling_name = ceiling->bench.ceiling;
+        }
+        status = bench_run(&problem, o);
+    }
+    if (t->teardown)
+        t->teardown(&p);
+    kernel_bench_release();
+    return status;
+}
+
+int kernel_bench_main(const kernel_table *t, int argc, char **argv)
+{
+    char runner[64];
+    snprintf(runner, sizeof runner, "%s_kernels bench", t->lab);
+    bench_options o;
+    if (!read_options(argc, argv, runner, &o))
+        return 2;
+    if (t->bench_count == 0) {
+        fprintf(stderr, "%s: the kernel table has no bench problems\n", runner);
+        return 2;
+    }
+    if (o.dry_run) {
+        dry_run(t);
+        return 0;
+    }
+    if (device_count() == 0) {
+        char why[256];
+        device_describe(why, sizeof why);
+        fprintf(stderr, "%s: nothing to run: %s\n", runner, why);
+        return 77;
+    }
+    print_device(runner, &o);
+    bench_plan(kernel_bench_points(t));
+    int first_error = 0;
+    for (int b = 0; b < t->bench_count; ++b)
+        for (int s = 0; s < size_count(&t->bench[b]); ++s) {
+            int status = bench_size(t, b, s, &o);
+            first_error = first_error ? first_error : status;
+        }
+    return first_error != 0;
 }
