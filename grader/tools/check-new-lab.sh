@@ -20,6 +20,8 @@
 #     GPU one skipped without a GPU) and labN.skeleton.cpu_checks_fail
 #     passes because the skeleton's CPU group fails, with exit status 1
 #     (graded and failed, not crashed) and a message naming TODO(N.1);
+#     its placeholder variant (solutions/variants/labN/) is built, and its
+#     ctest passes because the grader catches it;
 #   - its runners hold no student code (check_runner_boundary.py).
 # CUDACXX names the nvcc, PYTHON the interpreter, NM the nm of the build.
 . "$(dirname "${BASH_SOURCE[0]}")/check_prologue.sh"
@@ -102,9 +104,11 @@ cmake -S "$copy" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DPython3_EXECUTABLE:FILEPATH="$(command -v "$python")" \
   -DCMAKE_CUDA_ARCHITECTURES="${CHECK_NEW_LAB_ARCH:-80-real}" >"$work/configure.log" 2>&1 ||
   fail "configuring the copy with lab $n failed; see $work/configure.log"
+variant=${lab}_variant_index_ignores_block
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${lab}_check" "${lab}_check_solution" \
-  "${lab}_kernels_solution" >"$work/build.log" 2>&1 ||
-  fail "building ${lab}_check, ${lab}_check_solution and ${lab}_kernels_solution failed; see $work/build.log"
+  "${lab}_kernels_solution" "${variant}_ctest" >"$work/build.log" 2>&1 ||
+  fail "building ${lab}_check, ${lab}_check_solution, ${lab}_kernels_solution and ${variant} failed;" \
+    "see $work/build.log"
 if grep -i "warning" "$work/build.log"; then
   fail "the new lab builds with the warnings above"
 fi
@@ -112,7 +116,7 @@ fi
 # Every ctest of the lab is registered, the GPU ones too.
 listing=$(cd "$build" && ctest -N -R "^$lab\\.")
 for t in solution.cpu_element_index_coverage solution.gpu_scale skeleton.cpu_checks_fail \
-  skeleton.gpu_checks_fail kernel_table_lists; do
+  skeleton.gpu_checks_fail kernel_table_lists variant.index_ignores_block; do
   grep -q " $lab\\.$t\$" <<<"$listing" || fail "ctest has no $lab.$t:
 $listing"
 done
@@ -122,7 +126,8 @@ done
   fail "the new lab's CPU ctests failed; see $work/ctest.log"
 # By name, not by count: what else carries the cpu label may differ
 # between machines (on the GPU machine of 2026-11-26 a count of 2 failed).
-for t in solution.cpu_element_index_coverage skeleton.cpu_checks_fail kernel_table_lists; do
+for t in solution.cpu_element_index_coverage skeleton.cpu_checks_fail kernel_table_lists \
+  variant.index_ignores_block; do
   grep -qE " $lab\\.$t \.+ +Passed" "$work/ctest.log" ||
     fail "expected $lab.$t to pass; $work/ctest.log says:
 $(tail -n 30 "$work/ctest.log")"

@@ -6,6 +6,7 @@
 # skeleton, in the four places a lab lives (docs/design.md, section 6):
 #   labs/labN_TOPIC/          labN.h (the contract) and TOPIC.cu (the skeleton)
 #   solutions/labN_TOPIC/     TOPIC.cu, the same file solved
+#   solutions/variants/labN/  one known-wrong variant of it (make list-variants)
 #   grader/labN/              CMakeLists.txt, the test table, the checks, the
 #                             rubric, the kernel table (make time-labN,
 #                             make profile-labN)
@@ -93,6 +94,7 @@ render cpu_checks.c.in "grader/$lab/${lab}_cpu_checks.c"
 render gpu_checks.c.in "grader/$lab/${lab}_gpu_checks.c"
 render kernels.c.in "grader/$lab/${lab}_kernels.c"
 render lab.ini.in "grader/$lab/lab.ini"
+render variant.cmake.in "solutions/variants/$lab/index_ignores_block.cmake"
 render handout.md.in "handouts/$handout"
 
 # Derived from the labs, so generated rather than written: the manifest
@@ -118,7 +120,8 @@ central lists that name every lab):
       solutions/$dir/ (given code byte for byte as in the skeleton),
       grader/$lab/ (tests, checks, failure messages naming TODO and section),
       handouts/$handout; after editing the skeleton make skeleton-manifest
-  [ ] solutions/variants/$lab/*.cmake: at least six known-wrong variants; after a
+  [ ] solutions/variants/$lab/*.cmake: at least six known-wrong variants (the
+      placeholder's one shows the form); after a
       GPU run of ctest -L variant, their rows in grader/tests/outcomes.tsv
       (grader/tools/outcome_table.py)
   [ ] speed tests: thresholds calibrated on a GPU in grader/$lab/${lab}_rubric.h,
