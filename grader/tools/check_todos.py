@@ -14,6 +14,10 @@ For every lab folder labs/labN_<topic>/ (found, never listed here):
     and every function the table names must hold a mention of that TODO;
   - every `--only NAME` of the handout (its "check now" commands) must name
     a test of grader/labN/labN_grader.c.
+  - every "section N" or "section N.M" that the lab's grader sources
+    (grader/labN/*.c, *.h) or its labs/ folder cite must be a heading of
+    its handout (a citation of design.md, grading.md or another lab's
+    handout, named just before it, is not the handout's).
 
 A TODO is defined by a comment that starts with it (`/* TODO(7.2): ...`,
 `/* TODO(7.1, continued): ...`); other mentions (`... as in TODO(2.4)`,
@@ -27,7 +31,8 @@ the TODOs its text names, with a note (an error with --strict).
 Prints one line per mismatch, `path:line: TODO(N.M): what differs`, and
 exits 1; exits 0 with a one-line summary when every lab agrees.
 --self-test copies ROOT's labs and handouts into a temporary folder,
-renumbers TODOs there in several ways, and checks that each is caught.
+renumbers TODOs (and a cited section) there in several ways, and checks
+that each is caught.
 """
 import bisect
 import glob
@@ -459,7 +464,42 @@ def check_lab(root, folder, strict):
                     if name not in tests:
                         problems.append(f"{rel(handout)}:{i}: --only {name}: no such test in "
                                         f"{rel(grader_file)}")
+    problems += cited_sections(root, number, handout)
     return problems, notes, len(defined)
+
+
+# "section 8.3" in a grader's message or a skeleton's comment sends the
+# student to their lab's handout; a citation of another document names it
+# just before (design.md, grading.md, "lab 4's handout", "lab 3, section").
+SECTION = re.compile(r"\bsection (\d+(?:\.\d+)?)")
+OTHER_DOCUMENT = re.compile(r"(design|grading)|[Ll]ab \d+'s handout|[Ll]ab \d+, $")
+
+
+def own_citations(text):
+    """The `section N` matches of text that cite the lab's own handout."""
+    return [m for m in SECTION.finditer(text)
+            if not OTHER_DOCUMENT.search(text[max(0, m.start() - 80):m.start()])]
+
+
+def cited_sections(root, number, handout):
+    """A problem per citation of a section the lab's handout has no heading for."""
+    with open(handout, encoding="utf-8") as f:
+        headings = {m.group(1) for m in re.finditer(r"^#{2,4} (\d+(?:\.\d+)*)\.? ", f.read(),
+                                                    re.M)}
+    sources = (glob.glob(os.path.join(root, "grader", f"lab{number}", "*.[ch]")) +
+               glob.glob(os.path.join(root, "labs", f"lab{number}_*", "*")))
+    problems = []
+    for path in sorted(sources):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for m in own_citations(text):
+            if m.group(1) in headings:
+                continue
+            line = text.count("\n", 0, m.start()) + 1
+            problems.append(f"{os.path.relpath(path, root)}:{line}: cites section "
+                            f"{m.group(1)}, which {os.path.relpath(handout, root)} has no "
+                            "heading for")
+    return problems
 
 
 def labs_of(root):
@@ -517,7 +557,7 @@ def self_test(root):
         shutil.copytree(os.path.join(root, "labs"), os.path.join(tmp, "labs"))
         shutil.copytree(os.path.join(root, "handouts"), os.path.join(tmp, "handouts"),
                         ignore=shutil.ignore_patterns("figures", "results", "*.png"))
-        for grader_file in glob.glob(os.path.join(root, "grader", "lab*", "lab*_grader.c")):
+        for grader_file in glob.glob(os.path.join(root, "grader", "lab*", "*.[ch]")):
             rel_grader = os.path.relpath(grader_file, root)
             os.makedirs(os.path.dirname(os.path.join(tmp, rel_grader)), exist_ok=True)
             shutil.copy(grader_file, os.path.join(tmp, rel_grader))
@@ -627,6 +667,24 @@ def self_test(root):
             rewrite(tmp, rel_handout, only[0], r"--only \w+", f"--only {only[1]}_typo")
             expect(f"{rel_handout}:{only[0]}: --only {only[1]} misspelt", tmp,
                    f"--only {only[1]}_typo: no such test")
+
+        # 7. A section the grader cites renumbered in the handout.
+        cited = None
+        for path in sorted(glob.glob(os.path.join(root, "grader", f"lab{number}", "*.[ch]"))):
+            with open(path, encoding="utf-8") as f:
+                found = own_citations(f.read())
+            if found:
+                cited = found[0].group(1)
+                break
+        if cited:
+            with open(handout, encoding="utf-8") as f:
+                heading = next((i for i, text in enumerate(f, 1)
+                                if re.match(rf"#{{2,4}} {re.escape(cited)}\.? ", text)), None)
+            if heading:
+                tmp = fresh()
+                rewrite(tmp, rel_handout, heading, rf"{re.escape(cited)}(?=\.? )", "99")
+                expect(f"{rel_handout}:{heading}: section {cited} renumbered", tmp,
+                       f"cites section {cited}")
 
     if failures:
         for failure in failures:
