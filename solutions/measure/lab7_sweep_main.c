@@ -1,4 +1,4 @@
-/* The timing program of the warp-tile sweep (grader/tools/lab7_tile_sweep.sh),
+/* The timing program of the warp-tile sweep (solutions/measure/lab7_tile_sweep.sh),
  * linked with the solution's warp_tiling.cu compiled with
  * -DLAB7_WARP_TILE_SWEEP and one set of -DLAB7_WT_* values.
  *

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Lab 7's tile sweep: which stage-4 parameters suit this GPU?
 #
-#   grader/tools/lab7_tile_sweep.sh OUTFILE [size] [runs]
+#   solutions/measure/lab7_tile_sweep.sh OUTFILE [size] [runs]
 #
 # For each parameter set below, compiles the REFERENCE's warp-tile kernel
 # (solutions/lab7_warp_tiling/warp_tiling.cu) with -DLAB7_WARP_TILE_SWEEP,
 # against a copy of lab7.h holding the set's LAB7_WT_* values (the A tile's
-# padding, -DLAB7_WT_A_PAD), links it with grader/lab7/lab7_sweep_main.c,
+# padding, -DLAB7_WT_A_PAD), links it with solutions/measure/lab7_sweep_main.c,
 # and runs it: stage 4 and cuBLAS FP32 (pedantic, no TF32) timed in the same
 # process at size^3 (default 4096), the result checked against cuBLAS. Sets
 # that break the kernel's divisibility rules are skipped with the reason.
@@ -102,7 +102,7 @@ build() { # index BM BN BK WM WN WNITER TM TN MIN_BLOCKS [A_PAD]
   sed -E "${edits[@]}" "$repo/labs/lab7_warp_tiling/lab7.h" >"$work/header$i/lab7.h"
   "$nvcc" -O3 -std=c++17 -arch=sm_"$arch" -DLAB7_WARP_TILE_SWEEP "-DLAB7_WT_A_PAD=${10:-0}" \
     -Xptxas -v -I "$repo/common" -I "$work/header$i" -I "$repo/labs/lab7_warp_tiling" -I "$repo/grader/lab7" \
-    "$repo/solutions/lab7_warp_tiling/warp_tiling.cu" "$repo/grader/lab7/lab7_sweep_main.c" \
+    "$repo/solutions/lab7_warp_tiling/warp_tiling.cu" "$repo/solutions/measure/lab7_sweep_main.c" \
     "$repo/grader/lab7/lab7_cublas.c" "$repo/common/lab_status.c" "$repo/common/cuda_check.c" \
     -lcublas -o "$work/sweep$i" >"$work/build$i.log" 2>&1 || echo "build failed" >"$work/failed$i"
 }
