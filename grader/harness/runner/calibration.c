@@ -2,11 +2,11 @@
 #include "calibration.h"
 
 #include "json_reader.h"
+#include "text_append.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,20 +340,6 @@ const char *calibration_not_graded(const calibration *cal, const char *test)
     return NULL;
 }
 
-/* Appends to `out` what fits (snprintf's truncation). */
-static void append(char *out, size_t out_size, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-static void append(char *out, size_t out_size, const char *format, ...)
-{
-    size_t used = strlen(out);
-    if (used + 1 >= out_size)
-        return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(out + used, out_size - used, format, args);
-    va_end(args);
-}
-
 /* The file's name, then each entry it does not grade and why, in one line. */
 static void describe_file(const calibration *cal, char *out, size_t out_size)
 {
@@ -363,15 +349,15 @@ static void describe_file(const calibration *cal, char *out, size_t out_size)
         const calibration_entry *e = &cal->entries[i];
         if (e->currency == CALIBRATION_CURRENT)
             continue;
-        append(out, out_size, "%s%s", listed++ ? ", " : "; not used for ", e->name);
+        text_append(out, out_size, "%s%s", listed++ ? ", " : "; not used for ", e->name);
         if (e->currency == CALIBRATION_OUTDATED)
-            append(out, out_size, " (calibrated against the default %g, the header's is now "
-                                  "%g, which grades)", e->recorded_default, e->header_default);
+            text_append(out, out_size, " (calibrated against the default %g, the header's is "
+                        "now %g, which grades)", e->recorded_default, e->header_default);
         else
-            append(out, out_size, " (no rubric header has it now)");
+            text_append(out, out_size, " (no rubric header has it now)");
     }
     if (listed)
-        append(out, out_size, "; run make calibrate again on this GPU");
+        text_append(out, out_size, "; run make calibrate again on this GPU");
 }
 
 const char *calibration_describe(const calibration *cal, char *out, size_t out_size)
