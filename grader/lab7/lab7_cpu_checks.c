@@ -5,13 +5,13 @@
  * and who computed it. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "harness.h"
 #include "lab7_checks.h"
 #include "lab7_rubric.h"
 #include "memory_sectors.h"
 #include "sim_checks.h"
+#include "tile_loads.h"
 
 static const todo_pointer BT1 = {"7.2", LAB7_HANDOUT, "5"};
 static const todo_pointer BT2 = {"7.4", LAB7_HANDOUT, "6"};
@@ -195,74 +195,45 @@ typedef struct {
     int threads, rows, cols;
 } load_shape;
 
+/* The student's helper as the shared walk calls it (tile_loads.h). */
+static tile_load_at float4_load(int thread, int round, int threads, int tile_cols)
+{
+    lab7_coord e = lab7_float4_load(thread, round, threads, tile_cols);
+    return (tile_load_at){e.row, e.col};
+}
+
 static void expect_float4_coverage(const load_shape *s)
 {
-    const int rounds = s->rows * s->cols / 4 / s->threads;
-    unsigned char *hits = grader_malloc((size_t)s->rows * (size_t)s->cols);
-    memset(hits, 0, (size_t)s->rows * (size_t)s->cols);
-    double worst_ratio = 0.0;
-    int worst_sectors = 0, worst_ideal = 0, worst_warp = 0, worst_round = 0;
-    for (int r = 0; r < rounds; ++r) {
-        for (int w = 0; w < s->threads / 32; ++w) {
-            warp_request req;
-            warp_request_init(&req, 16);
-            for (int lane = 0; lane < 32; ++lane) {
-                int t = w * 32 + lane;
-                lab7_coord e = lab7_float4_load(t, r, s->threads, s->cols);
-                if (!(e.row >= 0 && e.row < s->rows && e.col >= 0 && e.col + 3 < s->cols &&
-                      e.col % 4 == 0)) {
-                    free(hits);
-                    GRADER_FAIL("TODO(7.6) lab7_float4_load(thread %d, round %d, threads %d, "
-                                "tile_cols %d) returned (%d,%d) for %s: a float4 must lie "
-                                "inside the %dx%d tile and start on a column that is a "
-                                "multiple of 4 (16-byte aligned). See %s, section %s.",
-                                t, r, s->threads, s->cols, e.row, e.col, s->name, s->rows,
-                                s->cols, LOADS.handout, LOADS.section);
-                }
-                for (int q = 0; q < 4; ++q) {
-                    unsigned char *h = &hits[(size_t)e.row * s->cols + e.col + q];
-                    if (*h) {
-                        free(hits);
-                        GRADER_FAIL("TODO(7.6) lab7_float4_load: element (%d,%d) of %s is "
-                                    "loaded twice (again by thread %d in round %d, %d threads, "
-                                    "%d rounds). The rounds together must load every float of "
-                                    "the tile exactly once. See %s, section %s.",
-                                    e.row, e.col + q, s->name, t, r, s->threads, rounds,
-                                    LOADS.handout, LOADS.section);
-                    }
-                    *h = 1;
-                }
-                /* The tile sits in a row-major matrix 4096 floats wide. */
-                warp_request_add(&req, lane, ((long long)e.row * 4096 + e.col) * 4);
-            }
-            double ratio =
-                (double)warp_request_sectors(&req) / warp_request_ideal_sectors(&req);
-            if (ratio > worst_ratio) {
-                worst_ratio = ratio;
-                worst_sectors = warp_request_sectors(&req);
-                worst_ideal = warp_request_ideal_sectors(&req);
-                worst_warp = w;
-                worst_round = r;
-            }
-        }
-    }
-    for (int i = 0; i < s->rows * s->cols; ++i)
-        if (!hits[i]) {
-            free(hits);
-            GRADER_FAIL("TODO(7.6) lab7_float4_load: element (%d,%d) of %s is never loaded "
-                        "(%d threads, %d rounds). See %s, section %s.",
-                        i / s->cols, i % s->cols, s->name, s->threads, rounds, LOADS.handout,
-                        LOADS.section);
-        }
-    free(hits);
+    const tile_loads_shape shape = {s->rows, s->cols, s->threads, 4, (int)sizeof(float), 4096};
+    tile_loads_survey v;
+    GRADER_CHECK(tile_loads_walk(&shape, float4_load, &v), "out of host memory");
+    if (v.fault == TILE_LOADS_OUTSIDE)
+        GRADER_FAIL("TODO(7.6) lab7_float4_load(thread %d, round %d, threads %d, "
+                    "tile_cols %d) returned (%d,%d) for %s: a float4 must lie "
+                    "inside the %dx%d tile and start on a column that is a "
+                    "multiple of 4 (16-byte aligned). See %s, section %s.",
+                    v.thread, v.round, s->threads, s->cols, v.row, v.col, s->name, s->rows,
+                    s->cols, LOADS.handout, LOADS.section);
+    if (v.fault == TILE_LOADS_TWICE)
+        GRADER_FAIL("TODO(7.6) lab7_float4_load: element (%d,%d) of %s is "
+                    "loaded twice (again by thread %d in round %d, %d threads, "
+                    "%d rounds). The rounds together must load every float of "
+                    "the tile exactly once. See %s, section %s.",
+                    v.row, v.col, s->name, v.thread, v.round, s->threads, v.rounds,
+                    LOADS.handout, LOADS.section);
+    if (v.fault == TILE_LOADS_NEVER)
+        GRADER_FAIL("TODO(7.6) lab7_float4_load: element (%d,%d) of %s is never loaded "
+                    "(%d threads, %d rounds). See %s, section %s.",
+                    v.row, v.col, s->name, s->threads, v.rounds, LOADS.handout,
+                    LOADS.section);
     grader_note("float4 loads of %s: worst warp request %d sectors, %d ideal", s->name,
-                worst_sectors, worst_ideal);
-    GRADER_CHECK(worst_ratio <= LAB7_MAX_SECTOR_RATIO,
+                v.worst_sectors, v.worst_ideal);
+    GRADER_CHECK(v.worst_ratio <= LAB7_MAX_SECTOR_RATIO,
                  "TODO(7.6) lab7_float4_load: the float4 loads of warp %d in round %d of %s "
                  "touch %d sectors where %d would do: consecutive threads should load "
                  "neighbouring float4s along a row of the tile. See %s, section %s.",
-                 worst_warp, worst_round, s->name, worst_sectors, worst_ideal, LOADS.handout,
-                 LOADS.section);
+                 v.worst_warp, v.worst_round, s->name, v.worst_sectors, v.worst_ideal,
+                 LOADS.handout, LOADS.section);
 }
 
 void cpu_float4_loads_cover_tiles(void **state)

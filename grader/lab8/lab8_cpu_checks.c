@@ -8,7 +8,7 @@
 
 #include "harness.h"
 #include "lab8_checks.h"
-#include "memory_sectors.h"
+#include "tile_loads.h"
 
 /* A warp's 16-byte loads may touch at most this many times the sectors
  * their bytes need (as lab 7's float4 loads). */
@@ -139,71 +139,45 @@ typedef struct {
     int rows, cols;   /* in halves */
 } load_shape;
 
+/* The student's helper as the shared walk calls it (tile_loads.h). */
+static tile_load_at chunk_load(int thread, int round, int threads, int tile_cols)
+{
+    lab8_coord e = lab8_chunk_load(thread, round, threads, tile_cols);
+    return (tile_load_at){e.row, e.col};
+}
+
 static void expect_chunk_coverage(const load_shape *s)
 {
     const int threads = LAB8_S_THREADS;
-    const int rounds = s->rows * s->cols / LAB8_CHUNK / threads;
-    unsigned char *hits = grader_malloc((size_t)s->rows * (size_t)s->cols);
-    memset(hits, 0, (size_t)s->rows * (size_t)s->cols);
-    double worst_ratio = 0.0;
-    int worst_sectors = 0, worst_ideal = 0, worst_warp = 0, worst_round = 0;
-    for (int r = 0; r < rounds; ++r)
-        for (int w = 0; w < threads / LAB8_WARP_SIZE; ++w) {
-            warp_request req;
-            warp_request_init(&req, 2 * LAB8_CHUNK);
-            for (int lane = 0; lane < LAB8_WARP_SIZE; ++lane) {
-                int t = w * LAB8_WARP_SIZE + lane;
-                lab8_coord e = lab8_chunk_load(t, r, threads, s->cols);
-                if (!(e.row >= 0 && e.row < s->rows && e.col >= 0 &&
-                      e.col + LAB8_CHUNK <= s->cols && e.col % LAB8_CHUNK == 0)) {
-                    free(hits);
-                    GRADER_FAIL("TODO(8.5) lab8_chunk_load(thread %d, round %d, threads %d, "
-                                "tile_cols %d) returned (%d,%d): outside %s, or not the start "
-                                "of a chunk of %d halves (the column must be a multiple of "
-                                "%d). See %s, section 7.",
-                                t, r, threads, s->cols, e.row, e.col, s->name, LAB8_CHUNK,
-                                LAB8_CHUNK, LAB8_HANDOUT);
-                }
-                for (int q = 0; q < LAB8_CHUNK; ++q) {
-                    unsigned char *h = &hits[e.row * s->cols + e.col + q];
-                    if (*h) {
-                        free(hits);
-                        GRADER_FAIL("TODO(8.5) lab8_chunk_load: half (%d,%d) of %s is loaded "
-                                    "twice (again by thread %d in round %d of %d). The rounds "
-                                    "together must load every half of the tile exactly once. "
-                                    "See %s, section 7.",
-                                    e.row, e.col + q, s->name, t, r, rounds, LAB8_HANDOUT);
-                    }
-                    *h = 1;
-                }
-                /* The tile sits in a row-major FP16 matrix 4096 halves wide. */
-                warp_request_add(&req, lane, ((long long)e.row * 4096 + e.col) * 2);
-            }
-            double ratio =
-                (double)warp_request_sectors(&req) / warp_request_ideal_sectors(&req);
-            if (ratio > worst_ratio) {
-                worst_ratio = ratio;
-                worst_sectors = warp_request_sectors(&req);
-                worst_ideal = warp_request_ideal_sectors(&req);
-                worst_warp = w;
-                worst_round = r;
-            }
-        }
-    for (int i = 0; i < s->rows * s->cols; ++i)
-        if (!hits[i]) {
-            free(hits);
-            GRADER_FAIL("TODO(8.5) lab8_chunk_load: half (%d,%d) of %s is never loaded (%d "
-                        "threads, %d rounds). See %s, section 7.",
-                        i / s->cols, i % s->cols, s->name, threads, rounds, LAB8_HANDOUT);
-        }
-    free(hits);
+    /* The tile sits in a row-major FP16 matrix 4096 halves wide. */
+    const tile_loads_shape shape = {s->rows, s->cols, threads, LAB8_CHUNK, 2, 4096};
+    tile_loads_survey v;
+    GRADER_CHECK(tile_loads_walk(&shape, chunk_load, &v), "out of host memory");
+    if (v.fault == TILE_LOADS_OUTSIDE)
+        GRADER_FAIL("TODO(8.5) lab8_chunk_load(thread %d, round %d, threads %d, "
+                    "tile_cols %d) returned (%d,%d): outside %s, or not the start "
+                    "of a chunk of %d halves (the column must be a multiple of "
+                    "%d). See %s, section 7.",
+                    v.thread, v.round, threads, s->cols, v.row, v.col, s->name, LAB8_CHUNK,
+                    LAB8_CHUNK, LAB8_HANDOUT);
+    if (v.fault == TILE_LOADS_TWICE)
+        GRADER_FAIL("TODO(8.5) lab8_chunk_load: half (%d,%d) of %s is loaded "
+                    "twice (again by thread %d in round %d of %d). The rounds "
+                    "together must load every half of the tile exactly once. "
+                    "See %s, section 7.",
+                    v.row, v.col, s->name, v.thread, v.round, v.rounds, LAB8_HANDOUT);
+    if (v.fault == TILE_LOADS_NEVER)
+        GRADER_FAIL("TODO(8.5) lab8_chunk_load: half (%d,%d) of %s is never loaded (%d "
+                    "threads, %d rounds). See %s, section 7.",
+                    v.row, v.col, s->name, threads, v.rounds, LAB8_HANDOUT);
     grader_note("16-byte loads of %s: worst warp request %d sectors, %d ideal", s->name,
-                worst_sectors, worst_ideal);
-    GRADER_CHECK(worst_ratio <= MAX_SECTOR_RATIO,
+                v.worst_sectors, v.worst_ideal);
+    GRADER_CHECK(v.worst_ratio <= MAX_SECTOR_RATIO,
                  "TODO(8.5) lab8_chunk_load: the loads of warp %d in round %d of %s touch %d "
                  "sectors where %d would do: consecutive threads should load neighbouring "
                  "chunks along a row of the tile. See %s, section 7.",
-                 worst_warp, worst_round, s->name, worst_sectors, worst_ideal, LAB8_HANDOUT);
+                 v.worst_warp, v.worst_round, s->name, v.worst_sectors, v.worst_ideal,
+                 LAB8_HANDOUT);
 }
 
 void cpu_chunk_loads_cover_tiles(void **state)

@@ -33,5 +33,6 @@ void sectors_strided_and_broadcast(void **state);
 void sectors_wide_accesses_and_inactive_lanes(void **state);
 void sectors_survey_groups_lanes_into_warps(void **state);
 void sectors_survey_handles_partial_warps(void **state);
+void tile_loads_find_each_fault(void **state);
 
 #endif

@@ -31,6 +31,7 @@ static const grader_test tests[] = {
     CPU_TEST(sectors_wide_accesses_and_inactive_lanes),
     CPU_TEST(sectors_survey_groups_lanes_into_warps),
     CPU_TEST(sectors_survey_handles_partial_warps),
+    CPU_TEST(tile_loads_find_each_fault),
 };
 
 int main(int argc, char **argv)
