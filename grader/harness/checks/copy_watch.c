@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE /* mincore */
 #include "copy_watch.h"
 #include "cuda_driver.h"
+#include "driver_launch.h"
 #include "fnv_hash.h"
 
 #include <pthread.h>
@@ -587,28 +588,11 @@ static void on_driver(unsigned cbid, const CUpti_CallbackData *cb)
     if (cb->callbackSite != CUPTI_API_ENTER || !__atomic_load_n(&active, __ATOMIC_SEQ_CST))
         return;
     const char *api = cb->functionName ? cb->functionName : "a CUDA driver call";
-    if (cls == API_DRIVER_LAUNCH) {
+    driver_launch d;
+    if (cls == API_DRIVER_LAUNCH && driver_launch_decode(cbid, cb->functionParams, &d)) {
         if (runtime_launch_open)
             runtime_launch_read = 1;
-        switch (cbid) {
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-            const cuLaunchKernel_params *p = cb->functionParams;
-            read_arguments(p->f, p->kernelParams, p->extra, api);
-            break;
-        }
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-            const cuLaunchKernelEx_params *p = cb->functionParams;
-            read_arguments(p->f, p->kernelParams, p->extra, api);
-            break;
-        }
-        default: {
-            const cuLaunchCooperativeKernel_params *p = cb->functionParams;
-            read_arguments(p->f, p->kernelParams, NULL, api);
-            break;
-        }
-        }
+        read_arguments(d.f, d.params, d.extra, api);
     } else if (cls == API_REFUSED && runtime_scope == 0) {
         pthread_mutex_lock(&lock);
         breaks("it called the driver's %s, which a host flow may not use here: copy with "

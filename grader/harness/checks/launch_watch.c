@@ -19,6 +19,7 @@
 #include "copy_watch.h"
 #include "stream_order_watch.h"
 #include "cuda_driver.h"
+#include "driver_launch.h"
 #include "early_context.h"
 #include "graph_watch.h"
 #include "launch_watch.h"
@@ -167,13 +168,6 @@ static void note_kernel(const void *func, void *cufunc, void *cukernel, const un
     pthread_mutex_unlock(&lock);
 }
 
-static void note(const void *func, void *cufunc, unsigned gx, unsigned gy, unsigned gz,
-                 unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes)
-{
-    const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
-    note_kernel(func, cufunc, NULL, grid, block, shared_bytes);
-}
-
 static void refuse_because(const char *api, const char *why);
 
 /* A graph launch: each kernel of the executable graph is a launch; an
@@ -237,7 +231,8 @@ static void on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
     if (cb->callbackSite == CUPTI_API_ENTER) {
         ++in_runtime_launch;
-        note(func, NULL, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared);
+        const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+        note_kernel(func, NULL, NULL, g, b, (unsigned)shared);
     } else if (in_runtime_launch > 0) {
         --in_runtime_launch;
     }
@@ -247,32 +242,12 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (cb->callbackSite != CUPTI_API_ENTER || in_runtime_launch > 0)
         return;
+    driver_launch d;
+    if (driver_launch_decode(cbid, cb->functionParams, &d)) {
+        note_kernel(NULL, d.f, NULL, d.grid, d.block, d.shared_bytes);
+        return;
+    }
     switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-        const cuLaunchKernel_params *p = cb->functionParams;
-        note(NULL, p->f, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
-             p->blockDimZ, p->sharedMemBytes);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
-        const cuLaunchCooperativeKernel_params *p = cb->functionParams;
-        note(NULL, p->f, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
-             p->blockDimZ, p->sharedMemBytes);
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-        const cuLaunchKernelEx_params *p = cb->functionParams;
-        const CUlaunchConfig *c = p->config;
-        if (c)
-            note(NULL, p->f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY,
-                 c->blockDimZ, c->sharedMemBytes);
-        else
-            note(NULL, p->f, 0, 0, 0, 0, 0, 0, 0);
-        break;
-    }
     case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: {
         const cuGraphLaunch_params *p = cb->functionParams;
         note_graph("cuGraphLaunch", p->hGraph);

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "driver_launch.h"
 #include "stream_order.h"
 
 #if ACTIVITY_RECORDER_HAVE_CUPTI
@@ -306,28 +307,12 @@ static void on_driver(unsigned cbid, const CUpti_CallbackData *cb)
     if (cb->callbackSite != CUPTI_API_EXIT || mode != STREAM_ORDER_WATCH_RUN ||
         *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
         return;
-    const void *stream = NULL;
-    int per_thread = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
-                     cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
-                     cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-        stream = ((const cuLaunchKernel_params *)cb->functionParams)->hStream;
-        break;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-        const CUlaunchConfig *config = ((const cuLaunchKernelEx_params *)cb->functionParams)->config;
-        stream = config ? config->hStream : NULL;
-        break;
-    }
-    default:
-        stream = ((const cuLaunchCooperativeKernel_params *)cb->functionParams)->hStream;
-        break;
-    }
+    driver_launch d;
+    if (!driver_launch_decode(cbid, cb->functionParams, &d))
+        return;
     if (runtime_launch_open)
         runtime_launch_noted = 1;
-    stream_order_work(stream, per_thread);
+    stream_order_work(d.stream, d.per_thread);
 }
 
 void stream_order_watch_on_api(unsigned domain, unsigned cbid, const void *data)
