@@ -21,6 +21,8 @@
 #   plot-solution-lab6/7: the reference's
 #   make bench [LAB=4]         time every lab's reference, baselines and ceilings on this GPU
 #                              into build/results/bench-<gpu>.json (needs a GPU)
+#   make measure               the handouts' experiments (solutions/measure/), each a table
+#                              in build/measure/ (needs a GPU; about two minutes)
 #   make plots                 handouts/figures/ from handouts/results/bench-*.json (no GPU needed)
 #   make handout-numbers       rewrite the handouts' marked numbers and tables from those files
 #   make test                  build everything and run the project's own tests
@@ -181,6 +183,14 @@ bench:
 	$(call quiet_build,--target bench_programs)
 	@$(PYTHON) grader/bench/bench.py --bin $(BUILD)/bin --out $(BUILD)/results \
 	  $(foreach n,$(LAB),--lab $(n)) $(BENCH_ARGS)
+
+# make measure: every measurement program of solutions/measure/ (the
+# experiments behind the handouts' and notes' figures, not graders), each
+# under its own time limit, by solutions/measure/run-all.sh; the tables and
+# run-all.log go to $(BUILD)/measure. It builds what it needs itself.
+.PHONY: measure
+measure:
+	@OUT=$(BUILD)/measure BUILD=$(BUILD) JOBS=$(JOBS) PYTHON=$(PYTHON) bash solutions/measure/run-all.sh
 
 # RESULTS: the result files to draw (yours beside ours:
 #   make plots RESULTS="build/results/bench-*.json handouts/results/bench-*.json" FIGURES=build/figures)
