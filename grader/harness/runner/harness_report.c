@@ -117,10 +117,7 @@ static void print_score(const grader_suite *suite, const test_outcome *outs, siz
     printf("\n");
 }
 
-/* ---- the TODOs a run left unchecked ----
- * After a run without a GPU (or --group cpu) the report lists, from the
- * tables' grader_test.todos, the TODOs only unrun tests exercise and those
- * the tests that ran checked only in part. */
+/* ---- the TODOs a run left unchecked, from the tables' grader_test.todos ---- */
 
 enum { TODO_LABS = 10, TODO_NUMBERS = 64 };
 typedef unsigned char todo_set[TODO_LABS][TODO_NUMBERS];
