@@ -5,33 +5,29 @@
  *   labN_kernels bench [--runs N] [--seed S] [--dry-run]
  *
  * times each problem of the table at each of its sizes and prints one JSON
- * object per line on stdout for grader/bench/bench.py, which merges every
- * lab's lines into one result file (results/bench-<gpu>.json):
+ * object per line for grader/bench/bench.py (merged into
+ * results/bench-<gpu>.json):
  *   {"type":"device", ...}        once: what the GPU is
  *   {"type":"plan","points":N}    once: how many results follow (the progress bar)
  *   {"type":"result", ...}        one per (problem, size, row)
  *   {"type":"note","text":...}    anything a reader of the file should know
- * (--dry-run, no GPU needed: {"type":"dry_run", ...} for each result it would
- * time, with the keys that need no measurement, and nothing else)
+ * (--dry-run, no GPU needed: only {"type":"dry_run", ...} per result, with
+ * the keys that need no measurement)
  *
- * Timing is the graders' own routine (grader/support/timing.h, which the graders'
- * speed_check wraps): every kernel is timed interleaved A B A B with the
- * problem's baseline, each run after an L2 flush, after warm-up, and the
- * median kept; "speedup" is the ratio of the medians, exactly what a grader
- * compares with its threshold. The ceiling (a device-to-device cudaMemcpy of
- * the same bytes, or cuBLAS on the same product) is timed alone on the
- * same work, so bench.py can state each kernel as a fraction of it.
+ * Timing is the graders' routine (grader/support/timing.h): interleaved
+ * A B A B with the problem's baseline, each run after an L2 flush, after
+ * warm-up, medians kept; "speedup" is their ratio, what a grader compares
+ * with its threshold. The ceiling (a device-to-device cudaMemcpy of the
+ * same bytes, or cuBLAS on the same product) is timed alone, so bench.py
+ * states each kernel as a fraction of it. Each output is compared once,
+ * before timing, with the baseline's ("verified").
  *
- * Each kernel's output is compared once, before timing, with the baseline's
- * (device_count_mismatches): "verified" in the result.
- *
- * The clocks (bench_rules.h): before every measurement the entry runs until
- * its time has settled ("settle_runs"); a row whose runs spread more than
- * the limit, or whose median drifted above its fastest run, is measured
- * again, the steadiest kept ("spread", "tries", "steady"); the ceiling is
- * timed first, and a kernel faster than it by more than its slack is
- * measured again with the ceiling, and left out with an error note if it
- * stays faster. */
+ * The clocks (bench_rules.h): each entry runs until its time settles
+ * ("settle_runs"); a row whose runs spread past the limit, or whose median
+ * drifted above its fastest run, is measured again, the steadiest kept
+ * ("spread", "tries", "steady"); a kernel faster than the ceiling (timed
+ * first) by more than its slack is measured again with it, and left out
+ * with an error note if it stays faster. */
 #ifndef KERNEL_BENCH_H
 #define KERNEL_BENCH_H
 

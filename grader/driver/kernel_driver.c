@@ -1,8 +1,7 @@
 /* The one program behind make time-labN, make profile-labN, make bench and
- * the race runners, for every lab. It knows no lab: it reads the lab's
- * kernel table (grader/support/kernel_table.h; grader/labN/labN_kernels.c,
- * linked in as lab_kernel_table) and runs the table's rows in one of five
- * modes.
+ * the race runners, for every lab: it runs the rows of the lab's kernel
+ * table (kernel_table.h; labN_kernels.c, linked as lab_kernel_table) in
+ * one of five modes.
  *
  *   labN_kernels time [SIZE] [--rows A,B]    make time-labN: each row against its
  *                                            yardstick, timed the graders' way, checked
@@ -16,11 +15,11 @@
  *   labN_kernels list                        the table itself, no GPU needed
  *
  * SIZE is the lab's ('x'-joined, e.g. 8192x8192); profile and race also
- * take its numbers as separate words, as the runners before this one did,
- * and fill missing trailing ones from the default. --rows keeps the rows
- * whose name contains one of the words. The race runner labN_racecheck is
- * this program built with race as its default mode (KERNEL_DRIVER_MODE),
- * since the graded race check runs it with the runner's arguments only.
+ * take its numbers as separate words, missing trailing ones from the
+ * default. --rows keeps the rows whose name contains one of the words. The
+ * race runner labN_racecheck is this program with race as its default mode
+ * (KERNEL_DRIVER_MODE): the graded race check passes only the runner's
+ * arguments.
  *
  * Exit status: time 0 when every required row was timed right; profile 0
  * when every kernel that ran finished; race 0 every row right, 1 a row

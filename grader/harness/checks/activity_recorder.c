@@ -1,13 +1,10 @@
 /* The recorder: CUPTI's Activity API turned into an activity_log.
  *
- * CUPTI asks us for empty buffers (buffer_requested), fills them with
- * records as the GPU works, and hands them back (buffer_completed), from
- * its own thread or from the one calling cuptiActivityFlushAll. Records
- * delivered while a recording is open go into `current`; others (late ones
- * after a stop) are dropped, so a log holds only its own start..stop.
- *
- * The activities come from the driver, so this works whether the program
- * links cudart statically (as the labs do) or dynamically. */
+ * CUPTI asks for empty buffers (buffer_requested) and hands them back full
+ * (buffer_completed), from its own thread or cuptiActivityFlushAll's.
+ * Records delivered while a recording is open go into `current`; late ones
+ * are dropped, so a log holds only its own start..stop. The activities come
+ * from the driver, so static and dynamic cudart both work. */
 #include "activity_recorder.h"
 #include "harness.h"
 

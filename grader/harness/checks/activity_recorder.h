@@ -2,10 +2,8 @@
  * times and streams, recorded through the CUPTI Activity API.
  *
  * Why: a result can be right without the GPU doing the work (a host flow
- * that computes C on the CPU gives the same numbers). Checking outputs
- * cannot see that; a record of the device's own activity can. Lab 2 uses it
- * to see a host flow's copies and kernel; lab 6 will use the stream ids and
- * times to see copies overlap kernels.
+ * computing C on the CPU); output checks cannot see that, the device's own
+ * record of its activity can (lab 2's host flow, lab 6's overlap).
  *
  * Use: activity_start(), the work, activity_stop(&log) (which waits for the
  * device), then query the log. Only work issued between start and stop is

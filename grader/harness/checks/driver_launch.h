@@ -1,12 +1,10 @@
 /* A driver kernel launch, as CUPTI's callback hands it over.
  *
- * Three watches look at the same six driver launch callbacks
- * (cuLaunchKernel, cuLaunchKernelEx and cuLaunchCooperativeKernel, each
- * also per-thread-stream, _ptsz): the launch watch for the kernel and its
- * shape, the copy watch for its pointer arguments, the stream-order watch
- * for its stream. Each kind keeps these in a different parameter struct;
- * this reads them in one place. Only where CUPTI is built in
- * (ACTIVITY_RECORDER_HAVE_CUPTI, set by the build). */
+ * The launch, copy and stream-order watches read the same six driver
+ * launch callbacks (cuLaunchKernel, cuLaunchKernelEx,
+ * cuLaunchCooperativeKernel, each with its _ptsz twin), each keeping them
+ * in a different parameter struct; this reads them in one place. Only
+ * where CUPTI is built in (ACTIVITY_RECORDER_HAVE_CUPTI). */
 #ifndef DRIVER_LAUNCH_H
 #define DRIVER_LAUNCH_H
 

@@ -1,12 +1,10 @@
 /* Whether CUDA was already in use when a test program's own code began.
  *
- * Why: the launch watch (launch_watch.h) and the graph watch
- * (graph_watch.h) see what happens after they subscribe. Code that runs
- * before main (a static constructor in the student's file or in a library
- * it pulls in) could launch work, fill buffers or build a graph before
- * them. All of that needs a CUDA context; a test program makes none before
- * its test starts. So a context at that moment means student code used the
- * GPU where the grader could not look. */
+ * Why: the launch and graph watches see only what follows their
+ * subscription; code run before main (a static constructor in the student's
+ * file or a library it pulls in) could launch work or build a graph first.
+ * That needs a CUDA context, and a test program makes none before its test
+ * starts: a context then means student code used the GPU unwatched. */
 #ifndef EARLY_CONTEXT_H
 #define EARLY_CONTEXT_H
 

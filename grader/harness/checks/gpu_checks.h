@@ -32,13 +32,11 @@ void gpu_expect_ok_status(lab_status status, const char *call);
         grader_unwatch();                                        \
     } while (0)
 
-/* Every kernel the last student call launched (gpu_expect_ok) had blocks of
- * block_x x block_y x block_z threads and, where grid_x is not 0, a grid of
- * grid_x x grid_y x grid_z blocks: the launch shape the lab fixes (its
- * header or contract), judged by launch_shape.h's rule (the threads per
- * block and the number of blocks, in any layout). Fails naming the expected
- * and the launched shape and `where` (the TODO and handout section). Not
- * checked, without failing, where launches are not watched (launch_watch.h). */
+/* Every kernel the last student call launched (gpu_expect_ok) followed the
+ * lab's launch shape: block_x x block_y x block_z threads and, where grid_x
+ * is not 0, grid_x x grid_y x grid_z blocks, by launch_shape.h's rule.
+ * Fails naming both shapes and `where` (the TODO and handout section); not
+ * checked, without failing, where launches are not watched. */
 void gpu_expect_launch_shape(const char *call, unsigned block_x, unsigned block_y,
                              unsigned block_z, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                              const char *where);

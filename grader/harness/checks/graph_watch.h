@@ -1,21 +1,17 @@
-/* The kernels inside each executable CUDA graph that a test program makes,
- * so that a graph launch is judged kernel by kernel like any other launch.
+/* The kernels inside each executable CUDA graph a test program makes, so a
+ * graph launch is judged kernel by kernel like any other launch.
  *
- * Why: a graph's kernels run without a launch call of their own, so the
- * launch watch (launch_watch.h) would see only "cudaGraphLaunch". A graph
- * built where the watch did not look (a static constructor), or one edited
- * after it was built, could hold anyone's kernels: cuBLAS's for lab 7.
+ * Why: a graph's kernels have no launch call of their own (the launch watch
+ * sees only "cudaGraphLaunch"), and a graph built unwatched (a static
+ * constructor) or edited later could hold anyone's kernels: cuBLAS's.
  *
- * How: CUPTI tells the watch when an executable graph is made
- * (CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED, with the graph it was made from).
- * At that moment the graph's nodes are read once (the executable is a
- * snapshot of them) and each kernel node's function and shape kept. A
- * launch of that executable then counts as a launch of each kernel.
- * Fails closed: an executable this file did not see made, one edited after
- * it was made (cudaGraphExecUpdate, any cudaGraphExec...SetParams), or one
- * holding a node it cannot judge (a host function, a conditional node,
- * copies and memsets, which the copy watch sees only as API calls) is
- * refused when launched, with the reason. */
+ * How: at CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED the source graph's nodes
+ * are read once (the executable is their snapshot) and each kernel node's
+ * function and shape kept; a launch of it counts as a launch of each.
+ * Fails closed: an executable not seen made, one edited since
+ * (cudaGraphExecUpdate, any cudaGraphExec...SetParams), or one holding a
+ * node it cannot judge (host function, conditional, copy, memset: the copy
+ * watch sees those only as API calls) is refused at launch, with why. */
 #ifndef GRAPH_WATCH_H
 #define GRAPH_WATCH_H
 

@@ -83,11 +83,10 @@ static int meets(const kernel_resources *k, const kernel_expectation *e)
 }
 
 /* The kernel `e` is about: the one with the skeleton's name. Kernels may
- * have any name (the launch watch judges them by where they are defined),
- * so where the student renamed it, the check cannot know which kernel of the
- * file the entry point launches (a CPU check runs no code): it judges the
- * kernel of the file that meets the expectation, if any does, and says so.
- * The GPU checks still judge the launched kernel's results and speed. */
+ * have any name, and a CPU check cannot know which one the entry point
+ * launches: where it was renamed, the file's kernel that meets the
+ * expectation, if any, is judged, with a note. The GPU checks still judge
+ * the launched kernel's results and speed. */
 static void kernel_for(const kernel_expectation *e, kernel_resources *out)
 {
     static kernel_resources all[REPORT_KERNELS];

@@ -1,10 +1,9 @@
 /* The static facts of a lab's kernels (registers, static shared memory,
- * spills, the block size they can run), read from the build itself rather
- * than from a GPU: <test program>.resources, ptxas's report on the student's
- * kernels compiled for the course's reference architecture
- * (grader/cmake/WriteKernelResources.cmake). The same file, so the same
- * verdict, on every machine, with or without a GPU: these checks are CPU
- * checks. Plain C, no CUDA: a runner replays them (call_log.h). */
+ * spills, the block size they can run) from the build, not a GPU:
+ * <test program>.resources, ptxas's report for the course's reference
+ * architecture (grader/cmake/WriteKernelResources.cmake). So the verdict is
+ * the same on every machine, and these are CPU checks: plain C, which a
+ * runner replays (call_log.h). */
 #ifndef KERNEL_RESOURCES_H
 #define KERNEL_RESOURCES_H
 

@@ -1,15 +1,12 @@
 /* The launch shape a lab fixes, and the rule that judges a launch by it.
  *
- * What a lesson fixes is how much of the output one block computes and with
- * how many threads: a 32 x 32 tile of C with one thread per element, 128
- * blocks of 256 threads for a grid-stride loop. How those threads and
- * blocks are laid out (a 2D block of 32 x 32 or a 1D block of 1024 reading
- * its row and column from threadIdx.x) is the programmer's choice, and the
- * kernel computes the same tiles either way. So a launch follows the shape
- * when its threads per block (the product of the block's sizes) and, where
- * the shape names a grid, its number of blocks (the grid's product) are the
- * shape's. Graded calls (gpu_expect_launch_shape) and every timed call of a
- * speed check (speed_spec.shape) are judged by the same rule. */
+ * A lesson fixes how much output one block computes and with how many
+ * threads (a 32 x 32 tile, one thread per element); the layout (a 32 x 32
+ * block or 1024 threads in x) is the programmer's choice. So a launch
+ * follows the shape when its threads per block and, where the shape names
+ * a grid, its number of blocks (the products of the sizes) are the shape's.
+ * Graded calls (gpu_expect_launch_shape) and every timed call of a speed
+ * check (speed_spec.shape) are judged by this one rule. */
 #ifndef LAUNCH_SHAPE_H
 #define LAUNCH_SHAPE_H
 

@@ -1,21 +1,17 @@
 /* launch_watch.h: CUPTI callbacks on kernel launches, judged at the end of
  * each student call.
  *
- * The callbacks only note what was launched (the runtime's host function
- * or the driver's CUfunction, and the shape); names are looked up when the
- * call has ended, outside the callbacks, so that no CUDA call is made from
- * inside one. A launch through the runtime also reaches the driver; the
- * driver's callback is skipped while a runtime launch is under way on that
- * thread, so each launch is noted once.
+ * The callbacks only note what was launched (host function or CUfunction,
+ * and shape); names are looked up after the call, since no CUDA call may be
+ * made inside a callback. The driver callback is skipped while a runtime
+ * launch is under way on that thread, so each launch is noted once.
  *
- * Every launch callback of CUPTI's headers is either noted (above) or
- * refused: a launch this watch cannot judge kernel by kernel (a CUDA
- * graph, whose kernels were captured where the watch did not look; the
- * legacy and multi-device launches; a host function on a stream) makes a
- * judged call fail, naming the API. The ctest harness.launch_ids_covered
- * reads the headers and fails on a launch ID this file names in neither
- * list. A call that launches more kernels than the watch keeps fails too:
- * a launch past the record is never waved through. */
+ * Every launch callback in CUPTI's headers is either noted or refused: a
+ * launch not judgeable kernel by kernel (the legacy and multi-device
+ * launches, a host function on a stream) fails a judged call, naming the
+ * API; harness.launch_ids_covered fails on a launch ID in neither list.
+ * A call launching more kernels than the watch keeps fails too: a launch
+ * past the record is never waved through. */
 #include "copy_watch.h"
 #include "stream_order_watch.h"
 #include "cuda_driver.h"

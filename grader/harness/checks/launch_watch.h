@@ -1,24 +1,21 @@
 /* Which kernels a student's call launched, and whether each was compiled
  * from the student's own lab file.
  *
- * Why: a stage graded on its result and its speed can be passed by a
- * library's kernel (cuBLAS for lab 7's SGEMM, CUB for lab 5's reduction) or
- * by one of the grader's own kernels reached through a weak reference. The
- * output is right and fast; the work is not the student's. So every launch
- * inside a student call (gpu_expect_ok, and each timed run of a speed
- * check) is checked: its kernel must be defined in the student's object
- * file, and not in the cub::, thrust::, cutlass:: or cute:: namespaces
- * (those are header-only, so their kernels are compiled from the student's
- * file too, yet they are the library's work). Kernels may have any name.
+ * Why: a stage graded on result and speed can be passed by a library's
+ * kernel (cuBLAS, CUB) or one of the grader's own reached through a weak
+ * reference: right and fast, but not the student's work. So every launch
+ * inside a student call (gpu_expect_ok, each timed run of a speed check)
+ * must be of a kernel defined in the student's object file, outside the
+ * cub::, thrust::, cutlass:: and cute:: namespaces (header-only, so compiled
+ * from the student's file, yet the library's work). Any name is allowed.
  *
- * How: CUPTI's callback API on the launch calls of the runtime and the
- * driver gives each launch's function and shape (no activity tracing: it
- * costs nothing measurable and does not need the GPU alone). The student's
- * kernels are read from the symbol list the build writes next to the grader
- * (<grader>.symbols: `nm -P` of the student's library; nvcc gives a kernel K a
- * host-side function named K, its launch wrapper). Where CUPTI cannot subscribe (another
- * profiler or sanitizer holds it) or the list is missing, the check says
- * "not checked" in the test's notes and fails nothing. */
+ * How: CUPTI callbacks on the runtime's and driver's launch calls give each
+ * launch's function and shape (no activity tracing: no measurable cost, no
+ * need for the GPU alone). The student's kernels come from <grader>.symbols
+ * (`nm -P` of the student's library; nvcc gives a kernel K a host-side
+ * launch wrapper named K). Where CUPTI cannot subscribe (another profiler or
+ * sanitizer holds it) or the list is missing, the notes say "not checked"
+ * and nothing fails. */
 #ifndef LAUNCH_WATCH_H
 #define LAUNCH_WATCH_H
 

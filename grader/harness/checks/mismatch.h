@@ -1,11 +1,9 @@
 /* What a wrong output looks like: the mismatch patterns every lab's
  * messages name, recognised from the output and the reference alone.
  *
- * Plain C on host arrays (no CUDA), so every pattern is unit-tested on the
- * CPU with wrong outputs built from right ones
- * (grader/harness/tests/mismatch_test.c). The GPU checks download an output,
- * classify it and put the verdict's one line into their message, next to
- * the TODO and handout section the pattern points to.
+ * Plain C on host arrays, so every pattern is unit-tested on the CPU
+ * (mismatch_test.c). The GPU checks put the verdict's one line into their
+ * message, next to the TODO and handout section it points to.
  *
  * An element is right when it is finite and |got - ref| <= atol + rtol*|ref|,
  * as in compare.h. Outputs are row-major rows x cols; a vector is 1 x n. */

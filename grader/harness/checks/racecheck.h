@@ -1,22 +1,17 @@
 /* The graded race check: compute-sanitizer's racecheck tool on a small run
  * of the student's shared-memory kernels.
  *
- * Why graded: a missing __syncthreads() is a race, and a race can give the
- * right numbers by luck in every output check. racecheck watches every
- * shared-memory access of a run and reports two accesses of one word by
- * different threads with no barrier between them, whether or not the
- * numbers came out wrong this time.
+ * Why graded: a missing __syncthreads() is a race that can give the right
+ * numbers by luck in every output check; racecheck reports two unsynchronised
+ * accesses of one shared word whether or not the numbers came out wrong.
  *
- * The test runs a small program (the lab's "race runner": it links the
- * same student library as the grader, calls each shared-memory entry point
- * once on a small problem and checks the results) under
+ * The test runs the lab's "race runner" (the student's library, each
+ * shared-memory entry point once on a small problem, results checked) under
  *   compute-sanitizer --tool racecheck --log-file FILE
- * and reads the tool's summary from FILE, never from the runner's output:
- * the student's code runs in the runner and could print a summary of its
- * own (the variant lab3/racecheck_summary_forged does). The runner lies next to the grader's
- * executable (the build puts it there: the batch grader links it there
- * too), under the name the build gives it: grader_race_runner, defined with
- * the implementation's other names (harness.h, grader_implementation). */
+ * and reads the summary from FILE, never from the runner's output: the
+ * student's code runs there and could print a summary of its own (variant
+ * lab3/racecheck_summary_forged). The race runner lies next to the grader's
+ * executable, named grader_race_runner (harness.h, grader_implementation). */
 #ifndef RACECHECK_H
 #define RACECHECK_H
 
@@ -26,10 +21,9 @@
 extern "C" {
 #endif
 
-/* The race runner's file name, run-time data of each implementation, so
- * that the checks that name it are compiled once per lab; the labs' checks
- * spell it GRADER_RACE_RUNNER. Defined only for a lab that has a race
- * runner: a check of another lab that names it does not link. */
+/* The race runner's file name, run-time data of each implementation so that
+ * the checks naming it compile once per lab. Defined only for a lab that
+ * has a race runner: another lab's check that names it does not link. */
 extern const char grader_race_runner[];
 #define GRADER_RACE_RUNNER grader_race_runner
 

@@ -1,21 +1,19 @@
 /* A speed check: the student's kernel against a baseline in the same process,
  * interleaved, as a ratio against a threshold from the lab's rubric.
  *
- * Every timed call is shown to have done its work: the caller's guard
- * refreshes inputs and poisons outputs before each run and checks the
- * outputs after it, outside the timed region; and a time below the physical
- * floor of the work (its bytes at the device's DRAM peak, its FLOPs at the
- * FP32 peak) fails as "faster than the hardware allows". A watchdog stops a
- * run that never finishes. Every timed run is therefore one launch: the
- * plan's launches_per_run does not apply here. Each timed call's kernels
- * must be the student's own (launch_watch.h) and follow the launch shape
- * the lab fixes (spec->shape), like the graded calls.
+ * Every timed call must have done its work: the guard refreshes inputs and
+ * poisons outputs before each run and checks them after it, outside the
+ * timed region, so every timed run is one launch (the plan's
+ * launches_per_run does not apply). A time below the work's physical floor
+ * (bytes at DRAM peak, FLOPs at FP32 peak) fails as "faster than the
+ * hardware allows"; a watchdog stops a run that never ends. Each timed
+ * call's kernels must be the student's (launch_watch.h), in the lab's
+ * launch shape (spec->shape), like the graded calls.
  *
- * ratio = median(baseline time) / median(student time), so "2.0" means the
- * student's kernel runs twice as fast. When the baseline is a copy kernel
- * moving the same bytes, the ratio is the fraction of copy bandwidth. A ratio
- * less than RECHECK_BAND below its threshold is measured once more, with
- * twice the runs, before it fails: one noisy measurement must not cost
+ * ratio = median(baseline time) / median(student time): "2.0" is twice as
+ * fast; against a copy kernel of the same bytes, the fraction of copy
+ * bandwidth. A ratio within RECHECK_BAND below its threshold is measured
+ * again with twice the runs before it fails: one noisy run must not cost
  * points. */
 #ifndef SPEED_CHECK_H
 #define SPEED_CHECK_H
@@ -65,14 +63,11 @@ int speed_measure(timed_launch student, void *student_ctx, timed_launch baseline
 
 /* A self-test's verdict on a baseline graded as if it were the student's
  * kernel: `measure` times it (and reports the metrics) into *result. It
- * stays below when its ratio, what grades, is below the threshold, and its
- * best single pair too. A best pair at or above the threshold while the
- * ratio stays below is measured once more and judged on that measurement:
- * a pair is one launch of each kernel, and a launch the system delayed
- * makes one outlier pair (lab 7's stage 4 against lab 3 at 512^3, 0.04 ms
- * kernels, had one pair at 1.221 and a ratio of 0.647 in 1 of 20 H100
- * rounds), while a threshold within the baseline's own spread is reached
- * again. Returns 1 when it stays below. */
+ * stays below when its ratio and its best single pair are both below the
+ * threshold. A best pair at or above it while the ratio stays below is
+ * measured once more and judged on that: a launch the system delayed makes
+ * one outlier pair, while a threshold within the baseline's own spread is
+ * reached again. Returns 1 when it stays below. */
 typedef void (*baseline_measure)(void *ctx, timing_ab_result *result);
 int selftest_stays_below(baseline_measure measure, void *ctx, double threshold,
                          timing_ab_result *result);

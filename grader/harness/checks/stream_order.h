@@ -3,10 +3,9 @@
  * which before another's.
  *
  * Why: "the events bracket every chunk" is a fact about order, not time.
- * Timed, a pair of events in one stream can look right: when the copy
- * engines serve every stream's copies at once, stream 0's last copy ends
- * close to the run's end, and the time it measures is nearly the run's.
- * Rebuilt, the same pair brackets stream 0's work only, on any GPU.
+ * Timed, a pair of events in stream 0 can look right (its last copy ends
+ * near the run's end when the copy engines serve all streams at once);
+ * rebuilt, it brackets stream 0's work only, on any GPU.
  *
  * The model is CUDA's stream semantics, from the calls in issue order:
  *  - work (a copy, a memset, a kernel) and event records in a stream run

@@ -1,8 +1,6 @@
-/* The stream-order model (stream_order.h) fed from inside a student call:
- * CUPTI's callbacks for the copies, memsets, kernels, event records, waits
- * and host synchronisations the call makes, through launch_watch.c's
- * subscriber. Lab 6 arms it around one run and judges whether the
- * student's events bracket all of the run's work.
+/* The stream-order model (stream_order.h) fed from a student call's CUPTI
+ * callbacks (through launch_watch.c's subscriber). Lab 6 arms it around one
+ * run and judges whether the student's events bracket all its work.
  *
  * Use: stream_order_watch_arm(STREAM_ORDER_WATCH_RUN), the student's run,
  * stream_order_watch_arm(STREAM_ORDER_WATCH_ELAPSED), the student's

@@ -2,12 +2,9 @@
  * one test when its runner asks (--run-test, --probe-device), and what a
  * test needs around it on a GPU. See harness.h.
  *
- * Here, in the checks library, and not in the runner's harness_child.c,
- * because all of it touches CUDA (the device probe, the CUDA error handler,
- * grader_require_gpu), CUPTI (the launch watch) or the driver (an SM
- * limit), and the runner links none of those checks. The dependency goes
- * one way: this file calls the runner library (the record, the GPU lock,
- * the call log, harness_run_test, grader_runner_main), never the reverse. */
+ * In the checks library, not the runner's harness_child.c, because all of
+ * it touches CUDA, CUPTI or the driver, which the runner never links. It
+ * calls the runner library, never the reverse. */
 #include "call_log.h"
 #include "harness_internal.h"
 #include "launch_watch.h"

@@ -16,12 +16,11 @@
 #define CUDA_LABS_CALIBRATION_DIR "grader/calibration"
 #endif
 
-/* A student copy with compiled graders (make dist-student) links this file
- * as built on the instructor's machine, where CUDA_LABS_CALIBRATION_DIR
- * named the instructor's folder: there the copy's build defines
- * grader_calibration_dir, its own grader/calibration/, beside the program's
- * names (grader/cmake/PrebuiltGraders.cmake). Weak: the course's programs
- * leave it undefined and use the folder compiled in. */
+/* A student copy (make dist-student) links this file as built on the
+ * instructor's machine, whose CUDA_LABS_CALIBRATION_DIR it must not use:
+ * its build defines grader_calibration_dir, the copy's own folder
+ * (grader/cmake/PrebuiltGraders.cmake). Weak: the course's programs leave
+ * it undefined and use the folder compiled in. */
 extern const char grader_calibration_dir[] __attribute__((weak));
 
 static const char SCHEMA[] = "cuda-labs-calibration/1";

@@ -1,27 +1,20 @@
 /* Which calibration grades this run (docs/design.md, section 3.7).
  *
- * The runner picks the calibration file of the GPU it runs on,
- * grader/calibration/<gpu>.json as make calibrate wrote it, by the GPU's
- * name, SM count and (where the name does not say it) memory size. It hands
- * the thresholds to the test processes in the environment
- * (GRADER_CALIBRATED_VALUES, read by calibrated.h's CALIBRATED()), and skips
- * itself, as not graded, the tests of a ratio the file says cannot be graded
- * on this GPU. Without a file: the rubric headers' defaults, "uncalibrated
- * GPU". A file that is there but unreadable, malformed or made for another
- * GPU stops the grader with the reason: the defaults are never used silently
- * in its place.
+ * The runner picks grader/calibration/<gpu>.json (make calibrate's) by the
+ * GPU's name, SM count and, where the name lacks it, memory size; hands its
+ * thresholds to the test processes (GRADER_CALIBRATED_VALUES, read by
+ * CALIBRATED()); and itself skips, as not graded, the tests of a ratio the
+ * file says this GPU cannot grade. No file: the rubric headers' defaults.
+ * A file that is unreadable, malformed or another GPU's stops the grader:
+ * the defaults never silently replace it.
  *
- * Each threshold in a file records the rubric default it was calibrated
- * against ("default"). Where that is no longer the header's default (the
- * header changed since make calibrate), or the header has no such
- * threshold any more, the file's value is not used for it: the test grades
- * with the header's default, as on an uncalibrated GPU, and the calibration
- * line names each such threshold with both defaults (calibration_describe).
- * A file must not keep, silently, a threshold the rubric has moved on from.
+ * A threshold whose recorded "default" is no longer the header's (or whose
+ * macro is gone) is not used: the header's default grades, and the
+ * calibration line names it with both defaults, so a file never silently
+ * keeps a threshold the rubric has moved on from.
  *
- * GRADER_CALIBRATION=none grades with the defaults (make calibrate's own
- * runs); GRADER_CALIBRATION=FILE names the file (it must still be this
- * GPU's); GRADER_CALIBRATION_DIR replaces the folder. */
+ * GRADER_CALIBRATION=none: the defaults (make calibrate's own runs);
+ * =FILE: that file (still this GPU's); GRADER_CALIBRATION_DIR: the folder. */
 #ifndef CALIBRATION_H
 #define CALIBRATION_H
 

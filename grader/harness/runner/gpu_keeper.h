@@ -1,20 +1,13 @@
 /* Keeping the GPU's driver state alive between test processes, and the
  * device line of the grader's header.
  *
- * Every test runs in its own process, with its own CUDA context. When the
- * last context on a GPU goes away, the driver tears down state that the next
- * process must then build again, so a test that starts on an otherwise idle
- * GPU pays for it: on an H100 (CUDA 13.0, persistence mode on), ten trivial
- * GPU tests in a row took 4.35 s, and 1.38 s while another process held a
- * context (handouts/results/h100-batch-grading-times.txt).
- *
- * The keeper is a child of the runner, forked before the runner touches
- * CUDA: the runner's own code, never the student's. It describes the device
- * (so the header's device line does not come from a process of the
- * student's code either), creates a context, launches nothing, and waits
- * until the runner closes its end of a socket (or dies). An idle context
- * takes no GPU time, so it does not disturb the tests' measurements; it
- * holds some device memory (a few hundred MiB). */
+ * When the last CUDA context on a GPU goes away the driver tears down state
+ * the next test process must rebuild, about three times the start-up cost
+ * (handouts/results/h100-batch-grading-times.txt). The keeper, a child the
+ * runner forks before touching CUDA (never student code, so the device line
+ * comes from no student process either), describes the device, creates a
+ * context, launches nothing, and waits until the runner closes its end of a
+ * socket or dies. An idle context takes no GPU time, only a few hundred MiB. */
 #ifndef GPU_KEEPER_H
 #define GPU_KEEPER_H
 

@@ -2,11 +2,10 @@
  *
  * Two flock locks in the GRADER_GPU_SHARE folder: "gpu", held shared by
  * every running GPU test and exclusively by one that measures, and "gate",
- * which a test wanting the GPU alone holds from the moment it asks. A test
- * starting takes the gate only for an instant, so while someone waits for
- * the GPU no new test starts, the running ones finish, and the wait ends:
- * without the gate, a steady stream of short tests kept a measuring test
- * waiting most of the time (flock does not favour the exclusive waiter).
+ * held by a test wanting the GPU alone from the moment it asks. A starting
+ * test takes the gate only for an instant, so while someone waits no new
+ * test starts and the wait ends: flock does not favour the exclusive
+ * waiter, and a stream of short tests would starve it.
  *
  * Order, so nobody waits in a circle: the gate before "gpu", and a test
  * that asks for the GPU alone first gives up its shared hold. */

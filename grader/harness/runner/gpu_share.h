@@ -1,17 +1,13 @@
 /* Sharing one GPU between the graders of one student (the batch grader).
  *
- * The batch grader may run all of a student's lab graders at once on one
- * GPU and sets GRADER_GPU_SHARE to a folder of two lock files ("gate" and
- * "gpu", gpu_share.c says why two), the same for all of them.
- * Every GPU test then holds the lock shared while it runs, so correctness
- * tests of several labs (and, with --jobs, several tests of one grader) run
- * side by side; a test that measures time claims
- * it exclusively first (grader_gpu_exclusive, harness.h), so nothing else
- * runs on the GPU while it measures. Only one student's graders share a
- * GPU at a time: a student who abuses the lock slows only their own tests.
+ * The batch runs a student's lab graders at once on one GPU, all with
+ * GRADER_GPU_SHARE naming one folder of two lock files ("gate" and "gpu":
+ * gpu_share.c says why two). Every GPU test holds the lock shared while it
+ * runs, so correctness tests (and --jobs) run side by side; a test that
+ * measures claims it exclusively first (grader_gpu_exclusive). Only one
+ * student's graders share a GPU, so abusing the lock slows only their own.
  *
- * Without GRADER_GPU_SHARE (a student's `make check-labN`) nothing here
- * does anything: a grader runs its tests one at a time, alone. */
+ * Without GRADER_GPU_SHARE (make check-labN) nothing here does anything. */
 #ifndef GPU_SHARE_H
 #define GPU_SHARE_H
 

@@ -262,11 +262,10 @@ static int reported_a_time(const result_record *rec)
 }
 
 /* While the GPU was shared, another grader's test may have made this one
- * fail (it filled the GPU's memory, say, before or after a measurement) or,
- * had it measured without claiming the GPU, flattered its time. Such a test
- * runs once more, alone from start to end, and that run counts: sharing
- * changes how long grading takes, never a score. A test that ran out of its
- * own time limit is not run again. */
+ * fail (by filling the GPU's memory, say) or flattered an unclaimed
+ * measurement. Such a test runs once more, alone throughout, and that run
+ * counts: sharing changes grading time, never a score. A test that ran out
+ * of its own time limit is not run again. */
 static const char *rerun_alone_because(const test_outcome *out)
 {
     const result_record *rec = &out->record;
@@ -520,13 +519,9 @@ int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness
     }
     test_process_forward_interrupts();
 
-    /* Every test process creates its own CUDA context, and a context sets up
-     * one channel per hardware queue, 8 by default. On an H100 (CUDA 13.0),
-     * creating and destroying one took 0.35 s with 8 queues and 0.24 s with
-     * one; with 8 processes at once, as when the batch grader runs a
-     * student's labs side by side, 0.21 s and 0.09 s each. A test that uses
-     * one stream gains nothing from more queues. An explicit setting in the
-     * environment wins. */
+    /* Each test process creates a CUDA context with one channel per hardware
+     * queue (8 by default); one queue makes it markedly cheaper to create,
+     * and a one-stream test gains nothing from more. The environment wins. */
     if (!suite->concurrent_streams)
         setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
 

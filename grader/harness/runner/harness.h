@@ -1,22 +1,20 @@
 /* The grader harness: runs each test of a suite in its own process.
  *
  * Why a process per test: a CUDA fault is sticky for the whole process, and a
- * student kernel can hang. The runner never touches CUDA; it starts one
- * process per test, gives it a time limit, captures what it prints, and turns
- * whatever happens (pass, failed assertion, skip, crash, hang, an early exit)
- * into one result line and one record in the machine-readable results file.
- * Inside a test process the test is an ordinary CMocka test.
+ * student kernel can hang. The runner never touches CUDA; it runs each test
+ * (an ordinary CMocka test) in a process with a time limit, captures its
+ * output, and turns whatever happens (pass, failure, skip, crash, hang, an
+ * early exit) into one result line and one record in the results file.
  *
  * A lab's grader is two programs (docs/design.md, "The runner and the test
  * program"): the runner, labN_check, built from the test table alone, holds
- * no student code; it executes the test program, labN_check_tests (the
- * checks linked with the student's library), once per test. So nothing the
- * student's code does (a static constructor included) runs where the tests'
- * outcomes, points and time limits are decided. Suites without student code
- * (the harness's own tests) are one program that runs itself per test.
+ * no student code and executes the test program, labN_check_tests (the
+ * checks linked with the student's library), once per test. So no student
+ * code (a static constructor included) runs where outcomes, points and time
+ * limits are decided. Suites without student code run themselves per test.
  *
- * A test passes only when its test function returned: a process that exits in
- * any other way (exit(0) called from student code included) has failed. */
+ * A test passes only when its test function returned: any other exit
+ * (exit(0) from student code included) is a failure. */
 #ifndef HARNESS_H
 #define HARNESS_H
 
@@ -41,12 +39,10 @@ typedef enum {
 
 /* A speed test's partial credit in the batch grader (grader/batch/score.py),
  * exported by --rubric: a failed run earns points x (ratio - floor) /
- * (threshold - floor), clamped to [0, 1], where ratio is the test's metric
- * named `metric` and threshold its metric "threshold". The grader's own
- * score stays all or nothing: the curve is for a class's gradebook, where
- * a kernel a little under the threshold should not score as one that is
- * no faster than the mistake. Each value, with how it was chosen, sits
- * beside the test's threshold in labN_rubric.h. */
+ * (threshold - floor), clamped to [0, 1], ratio being the metric `metric`.
+ * The grader's own score stays all or nothing; the curve is for a
+ * gradebook, where a kernel just under the threshold should not score as
+ * the mistake does. Values and their reasons: labN_rubric.h. */
 typedef struct {
     const char *metric; /* the ratio the test reports; NULL: no partial credit */
     double floor;       /* the ratio that earns nothing (the mistake the test is about) */
@@ -142,14 +138,11 @@ typedef struct {
 #endif
 
 /* Which implementation of the lab's contract a grader grades ("labs",
- * "solutions", "variants/<name>") and the file name of its test program:
- * run-time data, defined by a small file the build generates for each
- * implementation (add_lab_implementation, grader/cmake/LabTargets.cmake).
- * Were they compile-time definitions, every grader source would be compiled
- * again for every implementation (a hundred known-wrong variants); as data,
- * a lab's grader sources are compiled once and every implementation's
- * programs link the same objects. A self-contained suite (add_cpu_test_suite)
- * has no implementation to link and names itself with GRADER_IMPLEMENTATION. */
+ * "solutions", "variants/<name>") and its test program's file name: run-time
+ * data from a small file generated per implementation
+ * (add_lab_implementation, grader/cmake/LabTargets.cmake), so a lab's
+ * grader sources compile once, not per implementation (a hundred known-wrong
+ * variants). A self-contained suite names itself with GRADER_IMPLEMENTATION. */
 extern const char grader_implementation[];
 extern const char grader_tests_program[];
 #ifndef GRADER_IMPLEMENTATION
@@ -186,13 +179,11 @@ typedef enum {
 } harness_role;
 /* The harness is two libraries (docs/design.md, "The harness's two
  * libraries"): the runner's (runner/: processes, locks, records, reports)
- * and the checks' (checks/: what runs beside the student's code, on the
- * GPU), which uses the runner's and never the reverse.
- * grader_runner_main is the runner library's: it runs a suite as its
- * runner. grader_main_as is the checks library's: in a test program or a
- * self-contained suite it also runs the one test a runner asks for
- * (--run-test), and otherwise calls grader_runner_main. So a lab's runner,
- * which calls grader_runner_main alone, links no test-program code. */
+ * and the checks' (checks/: beside the student's code, on the GPU), which
+ * uses the runner's and never the reverse. grader_runner_main (runner
+ * library) runs a suite as its runner; grader_main_as (checks library) also
+ * runs the one test a runner asks for (--run-test). So a lab's runner,
+ * calling grader_runner_main alone, links no test-program code. */
 int grader_runner_main(const grader_suite *suite, int argc, char **argv, harness_role role,
                        const char *tests_program);
 int grader_main_as(const grader_suite *suite, int argc, char **argv, harness_role role,
@@ -238,10 +229,9 @@ void grader_skip_at(const char *file, int line, grader_skip_reason reason, const
 #endif
     ;
 
-/* CMocka's own skip() would look like a pass to the runner: CMocka's run
- * returns only a count of failures, and a skipped test is not one. So a
- * test's skip() goes through the harness, which records the skip and ends
- * the test process with the exit status the runner reads as SKIP. */
+/* CMocka's own skip() would look like a pass to the runner (its run counts
+ * only failures), so skip() goes through the harness, which records it and
+ * exits with the status the runner reads as SKIP. */
 #undef skip
 #define skip() grader_skip_at(__FILE__, __LINE__, GRADER_SKIP_BY_TEST, "skipped by the test")
 
@@ -289,9 +279,8 @@ void grader_gpu_share_again(void);
  *
  * A kernel that never finishes blocks the next synchronising call forever.
  * Around every call that may wait on student work the graders arm a
- * watchdog; if the call has not returned when it fires, the test ends at
- * once as TIMEOUT with "hung: <call> did not finish within N s". So a hang
- * costs seconds, not the whole test's limit, and the message names the call. */
+ * watchdog that ends the test at once as TIMEOUT ("hung: <call> did not
+ * finish within N s"): a hang costs seconds and names the call. */
 
 /* The limit for work of this size: a floor of a few seconds plus the time
  * the work would take on a GPU far slower than any the course targets. */

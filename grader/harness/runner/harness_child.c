@@ -2,13 +2,10 @@
  * skip, watchdog) and how one test runs under CMocka into its record. See
  * harness.h.
  *
- * Part of the runner library, though it runs where a test runs: the runner
- * replays a CPU check in a fork of itself (harness_replay_child), and the
- * CPU checks it links call these functions there. So nothing here may need
- * the checks library, CUDA or CUPTI; what the test program does around a
- * test on a GPU (its arguments, the CUDA error handler, the launch watch,
- * an SM limit) is checks/test_program.c's, handed in as harness_run_test's
- * `prepare`. */
+ * Part of the runner library: the runner replays CPU checks in a fork of
+ * itself (harness_replay_child), so nothing here may need the checks
+ * library, CUDA or CUPTI. The test program's GPU set-up is
+ * checks/test_program.c's, handed in as harness_run_test's `prepare`. */
 #define _DEFAULT_SOURCE /* setitimer */
 #include "call_log.h"
 #include "harness_internal.h"
@@ -34,15 +31,12 @@ static void (*child_finish)(void);
 
 /* ------------------------------------------------ what the test prints */
 
-/* What a test prints goes to its capture file, which the runner shows only
- * when the test did not pass (or with --verbose). Its stdout and stderr
- * point there only while its test function runs: around it CMocka prints
- * its framing ("[ RUN      ]", "[  FAILED  ]", its totals), which says
- * nothing the runner's result line does not, and that goes to /dev/null.
- * So the capture holds the test's own output and nothing else, and the
- * runner keeps every byte of it, a line that starts with '[' included, with
- * no filter guessing which lines were CMocka's. Switching the descriptors,
- * not the stdio streams, also takes in what is written with write(2). */
+/* A test's stdout and stderr point at its capture file only while its test
+ * function runs; CMocka's framing around it ("[ RUN      ]", totals) goes
+ * to /dev/null. So the capture holds the test's own output alone and the
+ * runner keeps every byte, with no filter guessing which lines were
+ * CMocka's. Switching descriptors, not stdio streams, also takes in
+ * write(2). */
 static int capture_copy = -1; /* the capture file, kept while stdout points elsewhere */
 static int nowhere = -1;      /* /dev/null */
 
@@ -61,12 +55,10 @@ static void output_to_capture(void) { output_to(capture_copy); }
 
 static void output_to_nowhere(void) { output_to(nowhere); }
 
-/* Called once, before CMocka prints anything. A cap on the capture's size
- * stops a flood: writes past it fail instead of filling the disk (the cap
- * binds regular files only, so /dev/null is not counted). The copy of the
- * capture is kept above stderr and closed at an exec: a program the test
- * starts gets the test's stdout and stderr, and no other descriptor of the
- * harness's. */
+/* Called once, before CMocka prints anything. RLIMIT_FSIZE stops a flood
+ * (writes past it fail; it binds regular files, not /dev/null). The
+ * capture's copy sits above stderr, close-on-exec: a program the test
+ * starts gets its stdout and stderr and no other harness descriptor. */
 static void prepare_output(int fd)
 {
     fflush(NULL);
@@ -149,11 +141,8 @@ void *grader_malloc(size_t bytes)
 uint64_t grader_seed(void) { return rng_seed_from_env(DEFAULT_SEED); }
 
 /* A skip ends the test process here, with the exit status the runner reads
- * as SKIP (when the record says skipped too). Not through CMocka: its run
- * returns only a count of failures, so a test it skipped would come back
- * looking like one that passed, and CMocka's public API offers no other way
- * to ask. Nothing is left to do after a skip: harness_run_test would only flush
- * and exit with this same code. */
+ * as SKIP (with the record's skipped). Not through CMocka, whose run counts
+ * only failures, so a skip would look like a pass. */
 void grader_skip_at(const char *file, int line, grader_skip_reason reason, const char *message)
 {
     (void)file; /* where: the test's name is enough */

@@ -117,12 +117,7 @@ static void print_score(const grader_suite *suite, const test_outcome *outs, siz
     printf("\n");
 }
 
-/* ---- the TODOs a run left unchecked ----
- * Each row of a test table names the TODOs its test exercises
- * (grader_test.todos: "7.1-7.3, 7.5"). After a run without a GPU (or with
- * --group cpu) the report lists the TODOs that only tests which did not run
- * exercise, and those that tests which did run checked only in part: from
- * the tables, never from a list kept by hand. */
+/* ---- the TODOs a run left unchecked, from the tables' grader_test.todos ---- */
 
 enum { TODO_LABS = 10, TODO_NUMBERS = 64 };
 typedef unsigned char todo_set[TODO_LABS][TODO_NUMBERS];

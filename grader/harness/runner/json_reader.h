@@ -1,11 +1,10 @@
 /* A small JSON reader for the calibration files (calibration.h): the whole
  * text parsed into a fixed table of nodes, strings unescaped in place.
  *
- * Small on purpose: a calibration file is a few kilobytes that an
- * instructor commits, so the reader refuses what such a file never needs
- * instead of growing: more than JSON_MAX_NODES values, nesting deeper than
- * JSON_MAX_DEPTH, \u escapes outside ASCII, a NUL byte, text after the
- * value. Every refusal says where. */
+ * Small on purpose: it refuses, saying where, what an instructor's
+ * few-kilobyte file never needs: more than JSON_MAX_NODES values, nesting
+ * past JSON_MAX_DEPTH, \u escapes outside ASCII, a NUL byte, trailing
+ * text. */
 #ifndef JSON_READER_H
 #define JSON_READER_H
 

@@ -1,17 +1,14 @@
-/* The results as JUnit XML (--junit FILE), for the CI servers and scripts
- * that read it: GitLab's test reports, Jenkins' junit step, pytest-style
- * tools.
+/* The results as JUnit XML (--junit FILE), for CI servers and scripts
+ * (GitLab, Jenkins, pytest-style tools).
  *
- * Written by the runner from its own records, like the JSON results, not by
- * CMocka: each test runs in a process of its own, so CMocka's XML would be
- * one document per test, a test killed at its time limit would write none,
- * and Debian 12's CMocka (1.1.5) does not escape '<' or '&'.
+ * Written by the runner from its own records, not by CMocka: with a process
+ * per test CMocka's XML would be one document per test, none for a test
+ * killed at its limit, and Debian 12's CMocka does not escape '<' or '&'.
  *
- * The mapping: a test that failed is a <failure>, one that crashed or ran
- * out of time an <error> (type "crash" or "timeout"), a skipped one
- * <skipped>; its message is the grader's message and its output the
- * <system-out>. The points (earned, possible, bonus) and the gate are
- * properties of each testcase, and the score of the suite's. */
+ * Failed: <failure>; crashed or timed out: <error> (type "crash" or
+ * "timeout"); skipped: <skipped>; the grader's message and the output as
+ * <system-out>. Points and gate are testcase properties, the score the
+ * suite's. */
 #include <time.h>
 
 #include "harness_internal.h"

@@ -3,8 +3,7 @@
  * The runner holds every verdict and the results channel; the test program
  * runs the student's code. A test program of the runner's own uid could
  * otherwise open /proc/<runner>/mem, ptrace it or write it with
- * process_vm_writev, and so rewrite its verdicts (a red team forged 105/105
- * that way with 34 lines). So:
+ * process_vm_writev, and so rewrite its verdicts. So:
  *  - the runner makes itself non-dumpable before it starts any test, which
  *    puts its memory, maps, descriptors and ptrace behind the kernel's
  *    ptrace access check (same uid is no longer enough);

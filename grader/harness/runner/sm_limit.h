@@ -1,13 +1,12 @@
 /* Grading on fewer SMs than the GPU has: how the graders' ratios move with
  * the SM count (docs/design.md, section 3.6).
  *
- * With GRADER_SM_COUNT=N in the environment, each test process runs its
- * test in a green context of at least N SMs (the driver grants them in
- * groups, 8 on an H100), current before the CUDA runtime is first used, so
- * every kernel of the test, the student's and the grader's, runs on those
- * SMs only. L2, DRAM and the copy engines stay the whole GPU's: this
- * measures sensitivity to the SM count, not a smaller GPU. Off by default;
- * an instructor's tool, never a grading setting. */
+ * With GRADER_SM_COUNT=N each test process runs its test in a green
+ * context of at least N SMs (granted in groups, 8 on an H100), made current
+ * before the runtime's first use, so all the test's kernels run there. L2,
+ * DRAM and copy engines stay the whole GPU's: this measures sensitivity to
+ * the SM count, not a smaller GPU. An instructor's tool, never a grading
+ * setting. */
 #ifndef SM_LIMIT_H
 #define SM_LIMIT_H
 

@@ -89,12 +89,10 @@ static size_t head_end(const char *buf, size_t cut)
     return cut;
 }
 
-/* Reads what the test printed. The test program sends nothing else to the
- * capture (CMocka's framing goes to /dev/null, harness_child.c), so every
- * byte is kept, lines of any length and any first character alike. Past
- * HARNESS_OUTPUT_KEEP bytes only the start and the end are, with a line
- * saying how many bytes were cut between them; both cuts fall between
- * UTF-8 characters. */
+/* Reads what the test printed (nothing else reaches the capture:
+ * harness_child.c), every byte of it; past HARNESS_OUTPUT_KEEP bytes only
+ * the start and the end, with a line saying how many bytes were cut; both
+ * cuts fall between UTF-8 characters. */
 static void read_capture(FILE *capture, char *out, size_t size)
 {
     char part[HARNESS_OUTPUT_KEEP + 1];

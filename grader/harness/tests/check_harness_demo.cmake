@@ -110,9 +110,8 @@ if(device MATCHES "^no CUDA device")
   endif()
 endif()
 # Every byte a test printed is kept, as it was printed: a line that starts
-# with '[' and a line of 3232 bytes, whole, and the rest of a line after a
-# NUL byte (which is kept as U+FFFD). The runner once dropped lines starting
-# with '[' as CMocka's framing, and read 1023 bytes at a time.
+# with '[' (not CMocka's framing), a line of 3232 bytes, whole, and the rest
+# of a line after a NUL byte (which is kept as U+FFFD).
 string(REPEAT "[]" 1600 brackets)
 string(CONCAT want "[my debug] a line of the test's own that starts with a bracket\n"
                    "long line: ${brackets}<end of the long line>\n"

@@ -58,12 +58,10 @@ static void prints_non_ascii(void **state)
     GRADER_CHECK(0, "fails on purpose, to keep its output");
 }
 
-/* The output keeps every byte a test printed: a line of its own that starts
- * with '[' (once dropped as if it were CMocka's framing), a line far longer
- * than a line buffer (once read 1023 bytes at a time, and a piece that
- * started with '[' dropped too: the "[]" pairs put one at byte 1023), and
- * what follows a NUL byte (kept as U+FFFD, as the string it goes into ends
- * at a NUL). */
+/* The output keeps every byte a test printed: a line starting with '['
+ * (not CMocka's framing), a line far longer than a line buffer whose "[]"
+ * pairs put a '[' at byte 1023, and what follows a NUL byte (kept as
+ * U+FFFD). */
 static void prints_long_lines(void **state)
 {
     (void)state;
