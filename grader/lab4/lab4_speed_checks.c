@@ -193,16 +193,12 @@ void gpu_vector_fraction_of_copy(void **state)
 
 /* Every kernel alone, in GB/s and as a share of cudaMemcpy's bandwidth in
  * this run: the handout's table. Measured, never judged; a student kernel
- * that fails its verification is left out with a note.
- *
- * The kernels run one after the other, not interleaved, so the clock rules
- * of make bench apply (bench_rules.h, steady_timing.h): every row warms up
- * until its time has settled, records its spread (max/min of its runs) and
- * is measured again while that spread is above the limit; cudaMemcpy, the
- * ceiling, is timed first, and a kernel faster than it by more than its
- * slack (bench_ceiling_slack) is measured again with it and, still faster,
- * left out as an error of the measurement (a transpose moves the same
- * bytes as the copy, so it cannot beat it by much). */
+ * that fails its verification is left out with a note. The kernels run one
+ * after the other, so make bench's clock rules apply (bench_rules.h,
+ * steady_timing.h): each row settles first and is measured again while its
+ * spread is too wide; cudaMemcpy, the ceiling, is timed first, and a row
+ * still faster than it beyond its slack is left out as a measurement error
+ * (a transpose moves the copy's bytes, so it cannot beat it by much). */
 
 /* The metrics' names, and the rows they time. */
 static const struct {

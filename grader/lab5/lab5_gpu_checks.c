@@ -260,21 +260,16 @@ void gpu_grid_stride_sums(void **state)
 
 /* ------------------------------------------------ n close to INT_MAX */
 
-/* The contract's n is any int from 1 up, so n may be close to INT_MAX.
- * Stage (6)'s grid-stride loop is where an int index overflows: counted in
- * floats, the last pass's index + step passes INT_MAX and wraps to a
- * negative value, still below n, so the loop reads below `in` (a fault),
- * goes round again (elements counted twice) or never ends. (Stages (1)-(5)
- * cannot: their largest index, (blocks - 1) * 256 + 255, is at most
- * INT_MAX; nor can a loop counting float4s, below 2^29.) One call on
- * 2^31 - 3 floats (8 GiB), zeros except runs of known integers: at the
- * start, around 2^29 and 2^30 (where a 32-bit byte offset wraps) and at
- * 3 * 2^29, and the last KNOWN_TAIL elements (the loop's last pass and the
- * 0-3 after the last float4). A zero-filled array and a few small uploads
- * take milliseconds, where a host copy of 8 GiB would take seconds; the
- * sum is exact in float in any order, so it is compared exactly. The
- * runner does not run this test on a GPU with less than
- * LAB5_NEAR_INT_MAX_GIB (not gradable there). */
+/* The contract's n is any int from 1 up. Stage (6)'s grid-stride loop is
+ * where an int index overflows: counted in floats, the last pass's index +
+ * step wraps to a negative value, still below n, so the loop reads below
+ * `in`, goes round again or never ends (stages (1)-(5)'s largest index
+ * stays below INT_MAX, as does a loop counting float4s). One call on
+ * 2^31 - 3 floats (8 GiB), zeros except runs of known integers at the
+ * start, around 2^29 and 2^30 (where a 32-bit byte offset wraps), at
+ * 3 * 2^29, and in the last KNOWN_TAIL elements: a zero fill and small
+ * uploads, not an 8 GiB host copy; the sum is exact in any order. Not
+ * gradable on a GPU with less than LAB5_NEAR_INT_MAX_GIB. */
 enum { KNOWN_RUN = 64, KNOWN_TAIL = 4096 };
 
 typedef struct {

@@ -1,21 +1,15 @@
-/* Lab 5's kernel table: the student's six reduction stages over N floats,
- * each against the grader's own divergent reduction (stage (1) as the
- * grader writes it, the yardstick of gpu_sequential_speed_vs_divergent);
- * GB/s counts the bytes read. Stages (4)-(6) are extensions. Each sum is
- * checked against the grader's divergent sum of the same input; the race
- * rows sum small integers, so every right sum is exact. The ceiling is a
- * row too: a cudaMemcpy of n/2 floats, which reads and writes as many
- * bytes as a sum reads (make bench's ceiling, and what the graded
- * fraction-of-copy checks time the stages against). Every stage launches
- * kernels of its own (stage identity, kernel_table.h): what differs between
- * them is the lesson, so none may share another's kernel.
+/* Lab 5's kernel table: the student's six reduction stages over N floats
+ * (stages (4)-(6) are extensions), each against the grader's own divergent
+ * reduction and checked against its sum; GB/s counts the bytes read, and
+ * the race rows sum small integers, so every right sum is exact. The
+ * ceiling row, a cudaMemcpy of n/2 floats, moves as many bytes as a sum
+ * reads. Every stage must launch kernels of its own (stage identity,
+ * kernel_table.h): what differs between them is the lesson.
  *
- * make time-lab5 also times each stage without its atomic tail (the
- * no-atomic rows, lab5.h's lab5_set_partials): every block stores its sum
- * in a slot of its own, so nothing queues at one address, and each row is
- * timed against the same stage with its atomicAdd. After each run, outside
- * the timed region, the grader adds the slots up into *out (its own
- * divergent reduction), and that sum is checked against the grader's. */
+ * The no-atomic rows (make time-lab5, lab5_set_partials) time each stage
+ * with every block storing its sum in its own slot, against the same stage
+ * with its atomicAdd; outside the timed region the grader adds the slots
+ * into *out with its own reduction and checks that sum. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

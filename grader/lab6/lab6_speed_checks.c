@@ -1,14 +1,11 @@
 /* Lab 6 speed checks: the streamed pipeline against the grader's serial one
  * (one copy in, one kernel, one copy out, in the default stream), in one
- * process, interleaved, every timed run verified; and the overlap
- * efficiency (T_serial - T_streamed) / (T_serial - T_bound), with T_bound the
- * longest of the three stages timed alone in the same process, and of the
- * two copies timed together (a host whose PCIe link cannot carry both
- * directions at full speed at once makes that the longest).
- *
- * Each timed run gets fresh inputs and poisoned outputs (prepare) and its
- * whole output is compared on the device afterwards (verify), outside the
- * timed region, so a pipeline that skips work on a repeated call fails. */
+ * process, interleaved; and the overlap efficiency (lab6_rubric.h), with
+ * T_bound the longest of the three stages timed alone and of the two copies
+ * timed together (a PCIe link that cannot carry both directions at full
+ * speed makes that the longest). Each timed run gets fresh inputs and
+ * poisoned outputs, and its whole output is verified outside the timed
+ * region, so a pipeline that skips work on a repeated call fails. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,10 @@
 /* Lab 7 speed checks at LAB7_SPEED_SIZE^3, each a ratio measured in one run
- * against a yardstick: lab 3's tiled kernel (lab 3's reference, linked as
- * lab3_reference) or cuBLAS SGEMM in pure FP32. Which kernel runs against
- * which on how large a cube is lab 7's kernel table (lab7_kernels.c),
- * which make time-lab7 runs too; the names in the messages are the
- * checks' own. grader/matmul's matmul_speed does the timing: every timed
+ * against lab 3's tiled kernel (lab3_reference) or cuBLAS SGEMM in pure
+ * FP32; which kernel runs against which is lab 7's kernel table
+ * (lab7_kernels.c). grader/matmul's matmul_speed times them: every timed
  * run multiplies fresh inputs into a NaN-poisoned C (so beta == 0 must not
- * read it), and the whole C is then compared on the device with the
- * yardstick's C of the same run (for the cuBLAS check: cuBLAS's own
- * result), and sampled against the CPU. */
+ * read it), whose whole result is then compared on the device with the
+ * yardstick's C of the same run and sampled against the CPU. */
 #include <stdio.h>
 
 #include <cuda_runtime_api.h>
@@ -207,17 +204,12 @@ static kernel_call table_call(int row, const table_problem *p)
 }
 
 /* The clock rules of make bench (bench_rules.h, steady_timing.h): the
- * kernels run one after the other, not interleaved, so every row warms up
- * until its time has settled, records its spread (max/min of its runs) and
- * is measured again while that spread is above the limit. cuBLAS, the
- * ceiling, is timed first; a kernel faster than it by more than its slack
- * (bench_ceiling_slack) is measured again with it and, still faster, left
- * out as an error of the measurement: the issue's make bench run printed a
- * thread tile at 117.7% of a cuBLAS timed while the clocks were down.
- *
- * A test keeps at most 24 metrics (RECORD_MAX_METRICS): per row its
- * GFLOP/s, fraction of cuBLAS and spread (the printed table also has the
- * ms and x lab 3, which follow from the GFLOP/s). */
+ * kernels run one after the other, so each row settles first and is
+ * measured again while its spread is too wide; cuBLAS, the ceiling, is
+ * timed first, and a row still faster than it beyond its slack is left out
+ * as a measurement error (clocks down while cuBLAS was timed). A test keeps
+ * at most 24 metrics (RECORD_MAX_METRICS): per row its GFLOP/s, fraction of
+ * cuBLAS and spread (ms and x lab 3 follow from the GFLOP/s). */
 static const timing_plan TABLE_PLAN = {.warmup = 2, .runs = 11, .launches_per_run = 1,
                                        .flush_l2 = 1};
 
