@@ -218,9 +218,6 @@ int kernel_call_launch(void *call);
 double kernel_row_bytes(const kernel_row *row, const kernel_size size);
 double kernel_row_flops(const kernel_row *row, const kernel_size size);
 
-/* The row of `table` named exactly `name`, or NULL. */
-const kernel_row *kernel_table_find(const kernel_table *table, const char *name);
-
 /* Parses `dims` positive integers joined by 'x', each in 1..max_each,
  * into `out`. Returns 1, or 0 when the text is no such size. */
 int kernel_size_parse(const char *text, int dims, long max_each, kernel_size out);
