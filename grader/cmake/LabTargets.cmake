@@ -11,11 +11,9 @@ set(GRADER_LIST_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/ListGraderTests.cmake)
 set(GRADER_SYMBOLS_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/WriteStudentSymbols.cmake)
 set(GRADER_RESOURCES_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/WriteKernelResources.cmake)
 # The architecture the static checks read the kernels' resources for
-# (registers, shared memory, spills: WriteKernelResources.cmake): the course's
-# reference GPU, whatever this build's CMAKE_CUDA_ARCHITECTURES, so that a
-# student's points do not depend on the machine that graded them.
-# In the cache, where the batch grader reads it with the rest of the command
-# (grader/batch/course.py) to write the same report for each submission.
+# (WriteKernelResources.cmake): the course's reference GPU, whatever
+# CMAKE_CUDA_ARCHITECTURES, so that a student's points do not depend on the
+# machine that graded them. Cached: the batch grader reads it (grader/batch/course.py).
 set(GRADER_RESOURCES_ARCH 90 CACHE INTERNAL "sm_XX of the static checks' ptxas report")
 find_program(GRADER_CXXFILT NAMES cu++filt c++filt HINTS ${CUDAToolkit_BIN_DIR})
 # grader/: lab N's grader folder is ${GRADER_SOURCE_DIR}/labN, whichever
@@ -73,21 +71,18 @@ macro(read_lab_recipe number)
   endforeach()
 endmacro()
 
-# add_lab_grader_objects(N) compiles lab N's grader sources once, for all
-# its implementations (skeleton, solution and every known-wrong variant of
-# grader/tests), as OBJECT libraries that each implementation's programs
-# link: what differs between implementations (the label, the programs' file
-# names) is run-time data (add_lab_implementation), so no grader source has
-# to be compiled again for each, and a variant costs the compile of its own
-# source. Called by add_cuda_lab, in the lab's folder; the objects:
+# add_lab_grader_objects(N) compiles lab N's grader sources once, as OBJECT
+# libraries that every implementation (skeleton, solution, each known-wrong
+# variant) links: what differs between them is run-time data
+# (add_lab_implementation), so a variant costs only its own source. The objects:
 #   labN_grader_tests_objects   the checks (GRADER_TESTS) and the recording
 #                               helpers (labN_calls.c): the test program's
 #   labN_grader_runner_objects  the test table (GRADER_RUNNER), with the CPU
 #                               checks and the replaying helpers where the
 #                               header declares helpers: the runner's
 #   labN_race_runner_objects    the race runner's, where the lab has one
-# They are compiled against the contract (labs/labN_*/labN.h, the same
-# header for every implementation) and the grader's libraries' headers.
+# They are compiled against the contract (labs/labN_*/labN.h, one header for
+# every implementation) and the grader's libraries' headers.
 function(add_lab_grader_objects number)
   read_lab_recipe(${number})
   set(lab lab${number})
@@ -173,6 +168,41 @@ function(write_if_changed path content)
   file(REMOVE ${path}.new)
 endfunction()
 
+# A student's library: `sources` against the student contract (common/) and
+# the lab's header in `contract_dir` only. A student's file can include
+# nothing of the graders' (grader/support/ is not on its include path), and
+# the batch grader replays these compile commands as they are.
+function(add_student_library name contract_dir)
+  add_library(${name} STATIC ${ARGN})
+  target_include_directories(${name} PUBLIC ${contract_dir})
+  target_link_libraries(${name} PUBLIC labs_common)
+  cuda_labs_warnings(${name})
+  # Skeleton stubs leave parameters unused until the TODOs are done.
+  target_compile_options(${name} PRIVATE
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter>)
+endfunction()
+
+# bin/<runner>.args: the arguments make sanitize-labN gives the race runner,
+# one a line (grader/tools/sanitize.sh reads them so).
+function(write_race_runner_args runner)
+  list(TRANSFORM ARGN APPEND "\n" OUTPUT_VARIABLE lines)
+  string(CONCAT lines "" ${lines})
+  file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+  write_if_changed(${PROJECT_BINARY_DIR}/bin/${runner}.args "${lines}")
+endfunction()
+
+# The untouched skeleton must fail: its CPU checks everywhere, its GPU
+# checks on a GPU machine. (Once you have filled in the TODOs these two
+# fail, which is expected: use make check-labN for your own work.)
+function(add_skeleton_fails_tests prefix exe)
+  add_test(NAME ${prefix}.cpu_checks_fail COMMAND ${exe} --group cpu)
+  add_test(NAME ${prefix}.gpu_checks_fail COMMAND ${exe} --group gpu)
+  set_tests_properties(${prefix}.cpu_checks_fail ${prefix}.gpu_checks_fail PROPERTIES
+    WILL_FAIL TRUE SKIP_RETURN_CODE 77 TIMEOUT 1200)
+  set_tests_properties(${prefix}.gpu_checks_fail PROPERTIES RESOURCE_LOCK gpu LABELS gpu)
+  set_tests_properties(${prefix}.cpu_checks_fail PROPERTIES LABELS cpu)
+endfunction()
+
 # A C string literal of `text` (backslashes and quotes escaped).
 function(c_string_literal text out_var)
   string(REPLACE "\\" "\\\\" text "${text}")
@@ -196,23 +226,25 @@ function(kernel_resources_command out_var sources contract_dir out)
       -D OUT=${out} -P ${GRADER_RESOURCES_SCRIPT} PARENT_SCOPE)
 endfunction()
 
+# make resources-labN and sass-labN (`target`): the same report for every
+# lab, on demand, into results/ (`out`), with the machine code it was read from.
+function(add_kernel_resources_target target sources contract_dir out)
+  kernel_resources_command(write "${sources}" ${contract_dir} ${out} KEEP_CUBIN)
+  add_custom_target(${target}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/results ${write}
+    DEPENDS ${sources} VERBATIM)
+endfunction()
+
 # add_lab_implementation(NUMBER 1 LIBRARY lib EXECUTABLE exe IMPLEMENTATION label
 #                        SOURCES /abs/a.cu ...)
-# builds one implementation of lab N's contract (the sources) as the static
-# library `lib`, and lab N's grader linked against it as `exe`; `label` is
-# what the grader reports as the implementation. add_cuda_lab(NUMBER N) must
-# come first: it records the lab's contract and grader, and compiles the
-# grader's sources once (add_lab_grader_objects); here they are only linked.
-# What tells one implementation's grader from another's, the label and the
-# file names of its programs, is a small generated C file (exe_names.c,
-# harness.h: grader_implementation), the one grader file compiled per
-# implementation.
-#
-# Labs with shared memory also have a race runner (add_cuda_lab's
-# RACE_RUNNER): it is built for each implementation as RACE_RUNNER_NAME
-# (default: <exe>_racecheck) next to the grader, linked against the same
-# library, and the grader learns its file name as grader_race_runner (its
-# graded race check runs it under compute-sanitizer: harness/racecheck.h).
+# builds one implementation of lab N's contract as the static library `lib`,
+# and lab N's grader linked against it as `exe`, which reports `label`.
+# add_cuda_lab(NUMBER N) must come first: it records the recipe and compiles
+# the grader's sources once; here they are only linked, with a generated
+# exe_names.c (the label and the programs' file names, harness.h).
+# A lab with a race runner gets one per implementation, RACE_RUNNER_NAME
+# (default <exe>_racecheck), next to the grader, which runs it under
+# compute-sanitizer by its name, grader_race_runner (harness/racecheck.h).
 function(add_lab_implementation)
   cmake_parse_arguments(IMPL "" "NUMBER;LIBRARY;EXECUTABLE;IMPLEMENTATION;RACE_RUNNER_NAME;OUTPUT_DIRECTORY"
                         "SOURCES" ${ARGN})
@@ -223,16 +255,7 @@ function(add_lab_implementation)
             "(add_cuda_lab(NUMBER ${IMPL_NUMBER} ...) must come first)")
   endif()
 
-  add_library(${IMPL_LIBRARY} STATIC ${IMPL_SOURCES})
-  target_include_directories(${IMPL_LIBRARY} PUBLIC ${contract_dir})
-  # The student contract (common/) only: a student's file can include
-  # nothing of the graders' (grader/support/ is not on its include path),
-  # and the batch grader replays these compile commands as they are.
-  target_link_libraries(${IMPL_LIBRARY} PUBLIC labs_common)
-  cuda_labs_warnings(${IMPL_LIBRARY})
-  # Skeleton stubs leave parameters unused until the TODOs are done.
-  target_compile_options(${IMPL_LIBRARY} PRIVATE
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter>)
+  add_student_library(${IMPL_LIBRARY} ${contract_dir} ${IMPL_SOURCES})
 
   set(tests_program ${IMPL_EXECUTABLE}_tests)
   if(race_runner AND NOT IMPL_RACE_RUNNER_NAME)
@@ -322,48 +345,39 @@ endfunction()
 # add_cuda_lab(NUMBER 1 DIR lab1_indexing SOURCES indexing.cu
 #              GRADER a.c ... BASELINES baselines.cu
 #              [LIBRARIES grader_helpers ...])
-# (called from grader/labN/CMakeLists.txt: GRADER, BASELINES, RACE_RUNNER
-# and CPU_CHECKS are relative to that folder) builds the student's
-# library (labs/), the reference (solutions/), the baselines, and the
-# grader twice: labN_check and labN_check_solution, from the one set of
-# grader objects add_lab_grader_objects compiles.
-# LIBRARIES: grader code shared between labs, linked into both graders.
-# The recipe (contract, sources, grader) is kept in global properties
+# (from grader/labN/CMakeLists.txt; GRADER, BASELINES, RACE_RUNNER and
+# CPU_CHECKS are relative to that folder) builds the student's library
+# (labs/), the reference (solutions/), the baselines, and the grader twice:
+# labN_check and labN_check_solution. LIBRARIES: grader code shared between
+# labs, linked into both. The recipe is kept in global properties
 # CUDA_LAB<N>_*, so that add_lab_implementation can build other
-# implementations of the same contract (grader/tests builds known-wrong ones).
-# In a student copy (make dist-student) solutions/ is absent: then only the
-# student's side exists (no labN_solutions, labN_check_solution or
-# labN.solution.* tests).
+# implementations (grader/tests builds known-wrong ones). A student copy has
+# no solutions/: then there is no labN_check_solution nor labN.solution.* test.
 #
 # CPU_CHECKS: the grader sources whose CPU checks call the student's helpers
-# (the LAB_HOST_DEVICE prototypes of labN.h, each with its name on the line
-# LAB_HOST_DEVICE starts): the runner compiles them too and replays the calls the test
-# program recorded (harness/runner/call_log.h), through labN_calls.c, which
-# the build writes from the header (grader/tools/gen_calls.py).
+# (the LAB_HOST_DEVICE prototypes of labN.h, each named on the line
+# LAB_HOST_DEVICE starts): the runner compiles them too and replays the
+# recorded calls (harness/runner/call_log.h) through labN_calls.c, which the
+# build writes from the header (grader/tools/gen_calls.py).
 #
 # KERNEL_TABLE labN_kernels.c ...: the lab's kernel table (support/
-# kernel_table.h) and the grader sources it needs; with the one driver
-# (driver/kernel_driver.c) it is built as labN_kernels (labs/) and
-# labN_kernels_solution (solutions/), the program of make time-labN,
-# make profile-labN and make bench (the _solution one), linked with
-# KERNEL_LIBRARIES (default: LIBRARIES and
-# the baselines) and the time routine.
+# kernel_table.h) and the sources it needs; with driver/kernel_driver.c it
+# is built as labN_kernels and labN_kernels_solution (make time-labN,
+# profile-labN, bench), linked with KERNEL_LIBRARIES (default: LIBRARIES
+# and the baselines) and the time routine.
 #
-# KERNEL_RESOURCES: each implementation's grader gets <test program>.resources,
-# what ptxas made of its kernels (add_lab_implementation), for the lab's static
-# checks and make resources-labN.
+# KERNEL_RESOURCES: each grader gets <test program>.resources, ptxas's report
+# on its kernels, for the lab's static checks and make resources-labN.
 #
-# RACE_FROM_TABLE: the lab's race runner (a program that runs each
-# shared-memory kernel once on a small problem and checks the result; see
-# add_lab_implementation) is that driver in race mode, over the rows the
-# table marks KERNEL_RACE. RACE_RUNNER race_demo.cu ...: a race runner of
-# its own instead (lab 3's race demo). Either is built as labN_racecheck
-# (labs/) and labN_racecheck_solution (solutions/). make sanitize-labN runs
-# labN_racecheck under racecheck and synccheck with the arguments in
-# bin/labN_racecheck.args, written here: with RACE_FROM_TABLE, --all (every
-# KERNEL_RACE row at the table's race size, extensions included); with
-# RACE_RUNNER, RACE_ARGS (none by default). A lab with neither has no such
-# file, and make sanitize-labN says that it runs memcheck only.
+# RACE_FROM_TABLE: the lab's race runner (each shared-memory kernel once on
+# a small problem, its result checked) is that driver in race mode, over the
+# table's KERNEL_RACE rows; RACE_RUNNER race_demo.cu ...: a race runner of
+# its own instead (lab 3). Either is built as labN_racecheck and
+# labN_racecheck_solution. make sanitize-labN runs it under racecheck and
+# synccheck with bin/labN_racecheck.args, written here: --all with
+# RACE_FROM_TABLE (every KERNEL_RACE row, extensions included), else
+# RACE_ARGS (none by default). A lab with neither has no such file, and make
+# sanitize-labN says that it runs memcheck only.
 function(add_cuda_lab)
   cmake_parse_arguments(LAB "RACE_FROM_TABLE;KERNEL_RESOURCES" "NUMBER;DIR"
     "SOURCES;GRADER;BASELINES;LIBRARIES;RACE_RUNNER;RACE_ARGS;CPU_CHECKS;KERNEL_TABLE;KERNEL_LIBRARIES"
@@ -404,11 +418,7 @@ function(add_cuda_lab)
     if(LAB_RACE_FROM_TABLE)
       set(LAB_RACE_ARGS --all)
     endif()
-    # One argument a line (grader/tools/sanitize.sh reads them so).
-    list(TRANSFORM LAB_RACE_ARGS APPEND "\n" OUTPUT_VARIABLE race_lines)
-    string(CONCAT race_lines "" ${race_lines})
-    file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
-    write_if_changed(${PROJECT_BINARY_DIR}/bin/${lab}_racecheck.args "${race_lines}")
+    write_race_runner_args(${lab}_racecheck ${LAB_RACE_ARGS})
   elseif(LAB_RACE_ARGS)
     message(FATAL_ERROR "add_cuda_lab(NUMBER ${LAB_NUMBER}): RACE_ARGS without a race runner "
             "(RACE_FROM_TABLE or RACE_RUNNER)")
@@ -449,28 +459,15 @@ function(add_cuda_lab)
                            RACE_RUNNER_NAME ${lab}_racecheck${suffix}
                            OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
 
-    # make resources-labN and sass-labN (-solution-labN: the reference's):
-    # the same report for every lab, on demand, into results/, with the
-    # sm_${GRADER_RESOURCES_ARCH} machine code it was read from.
-    kernel_resources_command(write "${sources}" ${contract_dir}
-                             ${PROJECT_BINARY_DIR}/results/${lab}${suffix}.resources KEEP_CUBIN)
-    add_custom_target(${lab}_resources${suffix}
-                      COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/results
-                      ${write} DEPENDS ${sources} VERBATIM)
+    # make resources-labN and sass-labN (-solution-labN: the reference's).
+    add_kernel_resources_target(${lab}_resources${suffix} "${sources}" ${contract_dir}
+                                ${PROJECT_BINARY_DIR}/results/${lab}${suffix}.resources)
 
     if(impl STREQUAL "solutions")
       # Every test must pass on the reference (GPU ones skip without a GPU).
       discover_grader_tests(${exe} ${prefix})
     else()
-      # The untouched skeleton must fail: its CPU checks everywhere, its GPU
-      # checks on a GPU machine. (Once you have filled in the TODOs these two
-      # fail, which is expected: use make check-labN for your own work.)
-      add_test(NAME ${prefix}.cpu_checks_fail COMMAND ${exe} --group cpu)
-      add_test(NAME ${prefix}.gpu_checks_fail COMMAND ${exe} --group gpu)
-      set_tests_properties(${prefix}.cpu_checks_fail ${prefix}.gpu_checks_fail PROPERTIES
-        WILL_FAIL TRUE SKIP_RETURN_CODE 77 TIMEOUT 1200)
-      set_tests_properties(${prefix}.gpu_checks_fail PROPERTIES RESOURCE_LOCK gpu LABELS gpu)
-      set_tests_properties(${prefix}.cpu_checks_fail PROPERTIES LABELS cpu)
+      add_skeleton_fails_tests(${prefix} ${exe})
     endif()
   endforeach()
 
@@ -515,12 +512,11 @@ function(add_cuda_lab)
 endfunction()
 
 # add_lab_program(NUMBER 6 NAME timeline SOURCES ... [LIBRARIES ...])
-# builds one of lab N's tools (not a grader) twice: labN_NAME on the
-# student's library (labs/) and labN_NAME_solution on the reference (where
-# solutions/ exists), both into bin/. The make targets that run them pick
-# the one for YOUR code or the reference's. Its sources see only the
-# contract's header, the same for both, so they are compiled once
-# (labN_NAME_objects) and the two programs differ only in the library they link.
+# builds one of lab N's tools (not a grader) into bin/ twice: labN_NAME on
+# the student's library and labN_NAME_solution on the reference (where
+# solutions/ exists). Its sources see only the contract's header, so they
+# are compiled once (labN_NAME_objects); the programs differ only in the
+# library they link.
 function(add_lab_program)
   cmake_parse_arguments(PROG "" "NUMBER;NAME" "SOURCES;LIBRARIES" ${ARGN})
   set(lab lab${PROG_NUMBER})

@@ -144,6 +144,17 @@ static void describe_call(char *out, size_t size, const char *name, matmul_shape
     snprintf(out, size, "%s on %s, seed %llu", name, shape, (unsigned long long)seed);
 }
 
+/* One call of impl, which must succeed and launch the tiles its lab fixes. */
+static void run_impl(const matmul_impl *impl, device_problem *d, matmul_shape s,
+                     const char *call)
+{
+    gpu_expect_ok(impl->fn(d->a.data, d->b.data, d->c.data, s.m, s.n, s.k), call);
+    if (impl->block_edge) {
+        launch_shape tiles = matmul_tile_launch(impl->block_edge, s, impl->block_where);
+        gpu_expect_launch_follows(call, &tiles);
+    }
+}
+
 /* C (already downloaded into got) is wrong: fails the test saying how.
  * With a rerun_hint, impl runs a second time on the same inputs first; when
  * the two results differ, that is the message (a race is the usual cause),
@@ -160,11 +171,7 @@ static void fail_wrong_result(const matmul_impl *impl, device_problem *d, const 
     if (rerun_hint) {
         float *again = grader_malloc(n * sizeof *again);
         dbuf_poison(&d->c);
-        gpu_expect_ok(impl->fn(d->a.data, d->b.data, d->c.data, s.m, s.n, s.k), call);
-        if (impl->block_edge) {
-            launch_shape tiles = matmul_tile_launch(impl->block_edge, s, impl->block_where);
-            gpu_expect_launch_follows(call, &tiles);
-        }
+        run_impl(impl, d, s, call);
         dbuf_download(&d->c, again);
         size_t first = 0, differ = mismatch_runs_differ(got, again, n, &first);
         free(again);
@@ -207,11 +214,7 @@ void matmul_expect_correct_rerun(const matmul_impl *impl, matmul_shape s, uint64
     upload_problem(&d, &p);
     char call[224];
     describe_call(call, sizeof call, impl->name, s, seed);
-    gpu_expect_ok(impl->fn(d.a.data, d.b.data, d.c.data, s.m, s.n, s.k), call);
-    if (impl->block_edge) {
-        launch_shape tiles = matmul_tile_launch(impl->block_edge, s, impl->block_where);
-        gpu_expect_launch_follows(call, &tiles);
-    }
+    run_impl(impl, &d, s, call);
     compare_spec spec = matmul_compare_spec(s, impl->tile);
     float *got = grader_malloc(elements(s.m, s.n) * sizeof *got);
     dbuf_download(&d.c, got);
@@ -331,10 +334,9 @@ static kernel_call matmul_row_call(const kernel_row *row, const float *a, const 
     return call;
 }
 
-/* B transposed, so that every reference below reads both of its operands
- * in order. Walking down a column of B instead, one cache line per term,
- * the elements expect_sampled checks at 4096^3 took about 1 s, while the
- * test still held the GPU and another lab's measurement waited for it. */
+/* B transposed, so that every reference below reads both operands in order:
+ * walking down B's columns made the 4096^3 sample take about 1 s while the
+ * test held the GPU. */
 static float *transposed_b(const matmul_problem *p)
 {
     matmul_shape s = p->shape;

@@ -88,10 +88,8 @@ void matmul_expect_correct_shapes(const matmul_impl *impl, const matmul_shape *s
 
 /* The same, and when a result is wrong, impl runs a second time on the same
  * inputs: if the two results differ, the failure says "results change from
- * run to run" with `rerun_hint` (what usually causes that: a missing
- * barrier, a read of shared memory nothing stored) instead of a pattern one
- * run happened to show. Otherwise, as without: the comparison's report and,
- * where it names none, the pattern the classifier sees (mismatch.h). */
+ * run to run" with `rerun_hint` (a missing barrier, say) instead of a
+ * pattern one run happened to show (mismatch.h). */
 void matmul_expect_correct_rerun(const matmul_impl *impl, matmul_shape s, uint64_t seed,
                                  const char *rerun_hint);
 void matmul_expect_correct_shapes_rerun(const matmul_impl *impl, const matmul_shape *shapes,
@@ -119,10 +117,9 @@ void matmul_expect_rejects_bad_input(const matmul_impl *impl);
 
 /* ---- speed ---- */
 
-/* What runs is two rows of the lab's kernel table (grader/labN/labN_kernels.c,
- * matmul_kernels.h): the student's kernel, or the grader's standing in for
- * it in a self-test, and the row it is timed against; `student` is what
- * the messages call it and the hint they give. */
+/* Two rows of the lab's kernel table (matmul_kernels.h) run: the student's
+ * kernel (or the grader's, in a self-test) and its yardstick; `student` is
+ * what the messages call it and the hint they give. */
 typedef struct {
     const matmul_impl *student;
     const kernel_row *timed;

@@ -5,11 +5,9 @@
  * steady_timing.h; tests/bench_rules_test.c checks them on synthetic
  * times, no GPU needed.
  *
- * Why: in one `make bench` run on an H100, cuBLAS at 1024 measured 13.9
- * TFLOP/s in lab 3's section (its runs between 0.097 and 0.227 ms) against
- * 34.3 in lab 2's, and lab 3's thread tile printed at 117.7% of it. The
- * GPU had idled between sections, and two warm-up runs were not enough to
- * bring its clocks back up. */
+ * Why: a GPU that idled, or whose clocks are still rising, makes a kernel
+ * look faster than its ceiling (an H100 printed a thread tile at 117.7% of
+ * cuBLAS). The runs behind each number: docs/notes/measure-bench-rules.md. */
 #ifndef BENCH_RULES_H
 #define BENCH_RULES_H
 
@@ -40,17 +38,12 @@ double bench_spread_limit(double median_ms);
 int bench_too_spread(double min_ms, double median_ms, double max_ms);
 
 /* A row of BENCH_SHORT_MS or more whose median lies more than
- * BENCH_DRIFT_MAX above its fastest run changed speed while it was timed:
- * most of its runs were slower than its best, though their spread may stay
- * within the limit. It is measured again, as a spread row is. 3% is what
- * two `make bench` runs must agree within (compare_runs.py): a row that
- * drifts more inside one measurement cannot be expected to. On an H100 on
- * 2026-11-26 lab 5's warp-shuffle sum at 2^27 floats had runs of 0.5306 to
- * 0.5679 ms (spread 1.070) and a median of 0.5639, 6.3% above its fastest
- * and 5.6% off the previous run's median; in eight bench files (about 600
- * such rows that do not cross the PCIe bus) no other row's median was more
- * than 3% above its fastest. Rows that cross the bus (lab 6) drift with it
- * and are left out, as compare_runs.py leaves them out. */
+ * BENCH_DRIFT_MAX above its fastest run changed speed while it was timed,
+ * though its spread may stay within the limit. It is measured again, as a
+ * spread row is. 3% is what two `make bench` runs must agree within
+ * (compare_runs.py): a row that drifts more inside one measurement cannot
+ * be expected to. Rows that cross the bus (lab 6) drift with it and are
+ * left out, as compare_runs.py leaves them out. */
 #define BENCH_DRIFT_MAX 1.03
 int bench_drifted(double min_ms, double median_ms);
 
@@ -62,24 +55,16 @@ int bench_unsteady(double min_ms, double median_ms, double max_ms, int over_bus)
 /* A rate above its ceiling's cannot be (the ceiling is the hardware's
  * copy, or cuBLAS, on the same work): the ceiling was timed while the
  * clocks were down, or the kernel skipped work. Measured again; if it stays
- * above, an error, never a printed result; the issue's clock artefact was a
- * thread tile at 117.7% of cuBLAS.
+ * above, an error, never a printed result.
  * Only a ceiling that the GPU alone sets, timed for BENCH_SHORT_MS or
  * more, is a hard limit (bench_ceiling_is_limit). Below that time the
- * ceiling's own start is a large share of it, and the data of the small
- * problems fits in L2, where cudaMemcpy is not the fastest copy there is: a
- * kernel may beat it (the H100 bench of 2026-11-26 has lab 1's copy kernel
- * at 103.0-104.7% of it at 2^22+3 floats, 0.018 ms, and lab 4's multi-row
- * transpose at 100.8% at 2048^2; that of 2026-11-27 lab 4's float4 tile at
- * 107.6% there, 0.0148 ms against 0.0159, in both of two runs, each time
- * measured again with its ceiling). Such a row may be up to
- * BENCH_SHORT_CEILING_SLACK faster, twice the most seen: the issue's clock
- * artefact, 117.7% of a ceiling of 0.1 ms or more, stays an error at once.
- * A ceiling that moves data over the host's bus (lab 6's longest stage
- * alone, a PCIe copy) is none at any length: the bus's rate moves by about
- * a percent from one moment to the next (the H100 bench of 2026-11-27 had
- * lab 6's 16-stream pipeline at 2^26 floats 0.9% faster than that stage
- * timed alone, twice); a row may be up to BENCH_BUS_CEILING_SLACK faster.
+ * ceiling's own start is a large share of it, and small problems fit in L2,
+ * where cudaMemcpy is not the fastest copy there is: a row may be up to
+ * BENCH_SHORT_CEILING_SLACK faster (twice the most seen), while 117.7% of a
+ * ceiling of 0.1 ms or more stays an error at once. A ceiling that moves
+ * data over the host's bus (lab 6's longest stage alone) is none at any
+ * length: the bus's rate moves by about a percent from one moment to the
+ * next; a row may be up to BENCH_BUS_CEILING_SLACK faster.
  * A row faster than a ceiling that is no limit gets no share of it in the
  * tables (results_file.py). bench_ceiling_slack: 0 for a hard limit. */
 #define BENCH_SHORT_CEILING_SLACK 0.15

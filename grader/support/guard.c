@@ -69,9 +69,3 @@ void guard_fill_poison_floats(float *data, size_t n)
     for (size_t i = 0; i < n; ++i)
         data[i] = poison;
 }
-
-void guard_fill_poison_ints(int *data, size_t n)
-{
-    for (size_t i = 0; i < n; ++i)
-        data[i] = GUARD_POISON_INT;
-}

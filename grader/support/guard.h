@@ -48,7 +48,6 @@ void guard_describe_damage(const guard_damage *damage, int after_end, size_t zon
                            const char *buffer_name, char *out, size_t out_size);
 
 void guard_fill_poison_floats(float *data, size_t n);
-void guard_fill_poison_ints(int *data, size_t n);
 
 #ifdef __cplusplus
 }

@@ -28,14 +28,6 @@ double kernel_row_flops(const kernel_row *row, const kernel_size size)
     return row->flops ? row->flops(size) : 0.0;
 }
 
-const kernel_row *kernel_table_find(const kernel_table *table, const char *name)
-{
-    for (int i = 0; i < table->count; ++i)
-        if (strcmp(table->rows[i].name, name) == 0)
-            return &table->rows[i];
-    return NULL;
-}
-
 int kernel_size_parse(const char *text, int dims, long max_each, kernel_size out)
 {
     memset(out, 0, sizeof(kernel_size));

@@ -1,23 +1,9 @@
 /* A lab's kernel table: one row per kernel that the lab's programs time,
- * profile or race (grader/labN/labN_kernels.c). Before it, each program
- * (make time-labN, make profile-labN, the race runner, the speed checks)
- * said again which kernel runs against which baseline on how much work,
- * and the copies drifted apart. Now a row says it once:
- *
- *   - its name, as the programs print it and as --rows picks it;
- *   - its adapter: the student's entry point or the grader's baseline,
- *     behind one signature, so any program can launch any row;
- *   - its yardstick (the row it is timed against) and its work per
- *     launch (bytes moved or flops, from the size), for the ratio and
- *     the GB/s or GFLOP/s;
- *   - which programs run it, whether it is an extension (not written yet
- *     is no failure), what its output is checked against, how exactly;
- *   - the size the lab's graded speed check times it at, if one does;
- *   - where make bench shows it (its key and label in the result file),
- *     and, for the whole table, make bench's problems and their sizes.
- *
- * What a lab needs beyond the rows (its buffers, inputs and references
- * for a mode and a size) is the table's setup, so the one driver
+ * profile or race (grader/labN/labN_kernels.c), so that make time-labN,
+ * make profile-labN, make bench, the race runner and the speed checks say
+ * only once which kernel runs against which baseline on how much work.
+ * What a lab needs beyond the rows (buffers, inputs and references for a
+ * mode and a size) is the table's setup, so the one driver
  * (grader/driver/kernel_driver.c) has no lab in it. */
 #ifndef KERNEL_TABLE_H
 #define KERNEL_TABLE_H
@@ -70,13 +56,12 @@ typedef struct {
 } kernel_tolerance;
 typedef kernel_tolerance (*kernel_tolerance_at)(const kernel_size size);
 
-/* make bench (the driver's bench mode, grader/driver/kernel_bench.c): what
- * a row is in each of the table's bench problems it belongs to. A problem
- * has one baseline (every kernel is timed interleaved with it), its
- * kernels, and at most one ceiling (timed alone: the hardware's bound).
- * The result file lists a problem's kernels in the rows' order, then the
- * graders' kernels shown beside them (KERNEL_BENCH_BESIDE: "kernel" in the
- * file too), then the baseline and the ceiling. */
+/* make bench (grader/driver/kernel_bench.c): what a row is in the table's
+ * bench problems. A problem has one baseline (every kernel is timed
+ * interleaved with it), its kernels, and at most one ceiling (timed alone:
+ * the hardware's bound). The result file lists the kernels in the rows'
+ * order, then the graders' kernels shown beside them (KERNEL_BENCH_BESIDE),
+ * then the baseline and the ceiling. */
 typedef enum {
     KERNEL_BENCH_NONE = 0,  /* not benched (the default) */
     KERNEL_BENCH_BASELINE,
@@ -100,16 +85,14 @@ typedef struct {
 #define KERNEL_BENCH_IN(p) (1u << (p))
 
 /* What make time-labN checks a row's output against: the yardstick's
- * output of the same work, or one of the references the setup made. */
+ * output, or one of the setup's references. */
 enum {
     KERNEL_WANT_YARDSTICK = 0,
     KERNEL_WANT_REFERENCE_0 = 1,
     KERNEL_WANT_REFERENCE_1 = 2,
     KERNEL_WANT_REFERENCE_2 = 3
 };
-/* Three: lab 1's rows compute three different things from the same
- * inputs (2 in, a + b, and its grid-stride scale by the graders' factor),
- * and only the setup knows them. */
+/* Three: lab 1's rows compute three different things from the same inputs. */
 enum { KERNEL_REFERENCES = 3 };
 
 typedef struct {
@@ -124,32 +107,22 @@ typedef struct {
     kernel_tolerance_at tolerance; /* time: NULL means exact */
     const char *race_size;      /* race: a size of its own ('x'-joined), else the table's */
     /* The size the lab's graded speed check times this row at (its rubric's
-     * value; all 0 where no speed check grades the row). The checks read it
-     * here instead of keeping a size of their own beside the table. It is
-     * not the time mode's SIZE default: that is one size for every row, so
-     * that one SIZE= compares them, while the checks' sizes differ by row
-     * (lab 1 grades its image kernel on 8192 x 8192 and its grid-stride
-     * loop on 2^22 + 3 elements; lab 5 its sums on 2^27, make time-lab5
-     * defaults to 2^26). A self-test times its stand-in at the size of the
-     * row it stands in for. */
+     * value; all 0 where none grades it). Not the time mode's SIZE default,
+     * which is one size for every row so that one SIZE= compares them: the
+     * checks' sizes differ by row (lab 1: 8192 x 8192 and 2^22 + 3). */
     kernel_size graded_size;
     /* Stage identity (grader/harness/checks/stage_identity.h): `stage` is 1
-     * on a row that is one of the student's stages. Each stage must launch
-     * kernels of its own: a kernel that two stage rows launch earns neither
-     * of them anything, since what differs between the stages' kernels is
-     * the lesson (lab 5's divergent, strided and sequential sums) and the
-     * grader cannot tell which of the two it was written for. `shares` lists
-     * the stage rows (bit i: row i) whose kernels this one may launch as
-     * well, where a lab shares a kernel on purpose: lab 7's any-size and
-     * sized stages run the warp tile's kernel. Either row listing the other
-     * allows the pair. Kernels are compared by the names the launch watch
-     * records, so a student's kernels may have any names. */
+     * on one of the student's stages. Each stage must launch kernels of its
+     * own: a kernel two stage rows launch earns neither anything, since the
+     * grader cannot tell which lesson it was written for. `shares` lists the
+     * stage rows (bit i: row i) whose kernels this one may launch too, where
+     * a lab shares a kernel on purpose (lab 7's any-size and sized stages);
+     * either row listing the other allows the pair. */
     int stage;
     unsigned shares;
-    /* time: run after each run of the row, outside the timed region, to
-     * turn what the row left into the output its check reads (lab 5's
-     * no-atomic rows leave one sum per block, and this adds them up);
-     * NULL: the row writes its output itself. */
+    /* time: run after each run of the row, outside the timed region, to turn
+     * what the row left into the output its check reads (lab 5's no-atomic
+     * rows leave one sum per block); NULL: the row writes its output itself. */
     kernel_launch finish;
     kernel_bench_column bench; /* make bench: all 0 where the row is not benched */
 } kernel_row;
@@ -169,10 +142,9 @@ typedef struct {
      * (the seed) or measures (lab 6's balanced work: the plan). */
     unsigned long long seed;
     const timing_plan *plan;
-    /* bench, set by the setup where it needs them: where the ceiling
-     * writes (lab 5's copy of n/2 floats; NULL: args.out), its label where
-     * the setup picks the ceiling (lab 6's longest stage; NULL: the row's),
-     * and a note for the result file (lab 6's balanced work; "": none). */
+    /* bench, set by the setup where it needs them: where the ceiling writes
+     * (NULL: args.out), its label where the setup picks the ceiling (NULL:
+     * the row's), and a note for the result file ("": none). */
     float *ceiling_out;
     const char *ceiling_label;
     char note[160];
@@ -230,9 +202,8 @@ typedef struct {
     int bench_count;
 } kernel_table;
 
-/* Each lab's table (grader/labN/labN_kernels.c defines it under this one
- * name, so the driver is the same source for every lab and is linked with
- * exactly one table). */
+/* Each lab's table, under one name so that the driver is the same source
+ * for every lab and links exactly one table. */
 extern const kernel_table lab_kernel_table;
 
 /* A row and what it runs on, as one context: the timing routine's
@@ -247,21 +218,17 @@ int kernel_call_launch(void *call);
 double kernel_row_bytes(const kernel_row *row, const kernel_size size);
 double kernel_row_flops(const kernel_row *row, const kernel_size size);
 
-/* The row of `table` named exactly `name`, or NULL. */
-const kernel_row *kernel_table_find(const kernel_table *table, const char *name);
-
 /* Parses `dims` positive integers joined by 'x', each in 1..max_each,
  * into `out`. Returns 1, or 0 when the text is no such size. */
 int kernel_size_parse(const char *text, int dims, long max_each, kernel_size out);
 
-/* Arrays for a table's setup. The programs run one problem and exit, so
- * what a setup allocates is released with the process.
+/* Arrays for a table's setup, released with the process (the programs run
+ * one problem and exit).
  * kernel_device_array: n floats on the GPU, copied from `host`, or zeros
- * when `host` is NULL (profile mode: defined inputs, and no NaN or
- * denormal to slow a kernel down); NULL after one line naming `program`.
+ * when `host` is NULL (profile mode: no NaN or denormal to slow a kernel);
+ * NULL after one line naming `program`.
  * kernel_host_integers: n integers in [lo, hi] from `seed` as floats (race
- * mode: sums and products of them are exact, so a right result is known
- * exactly); NULL after one line when the host is out of memory. */
+ * mode: their sums and products are exact); NULL after one line. */
 float *kernel_device_array(const char *program, const float *host, size_t n);
 float *kernel_host_integers(size_t n, unsigned long long seed, int lo, int hi);
 

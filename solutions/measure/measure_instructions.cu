@@ -15,46 +15,8 @@
  * bit against each other and, for 256 threads, against the host; the
  * division rows against each other; the FMA rows against the FP32 peak.
  *
- * What each kernel compiles to (sm_90, CUDA 13.0; cuobjdump -sass on
- * build/grader/measure/CMakeFiles/measure_instructions.dir/<file>.o), per op:
- *   x % d, d new each time   No integer divide instruction exists: I2F.U32.RP
- *                            and MUFU.RCP (a float reciprocal of d), F2I back
- *                            to a fixed-point estimate, IMAD/IMAD.HI to refine
- *                            it and take the quotient's high half, IMAD for
- *                            the remainder, two ISETP.GE.U32 + IADD
- *                            corrections, a d == 0 check: about 20
- *                            instructions, 2 of them the LOP3s that make d
- *                            opaque (d | (acc & zero), zero = 0 at run time),
- *                            as 2*stride is new in each step of lab 5's loop.
- *   x % d, d fixed           ptxas hoists the reciprocal (I2F, MUFU, F2I) out
- *                            of the loop: IMAD.HI, IMAD, the corrections, SEL:
- *                            about 10. A divisor that stays put is cheaper.
- *   x & (d - 1)              one LOP3.LUT (the mask is a kernel argument).
- *   x % 1024                 one LOP3.LUT too, the same code as the mask: the
- *                            compiler writes the mask itself. (x is unsigned;
- *                            for a signed int the compiler adds a sign fix-up
- *                            unless it can prove x >= 0.)
- *   x / d (new, fixed)       the same two sequences, keeping the quotient.
- *   x >> s                   one SHF.R.U32.HI.
- *   x / 1024                 folded with the add into one LEA.HI
- *                            (acc + (x >> 10)): one instruction fewer than >> s.
- *   a / b (IEEE)             MUFU.RCP, FCHK (would the quotient need the slow
- *                            path: denormal, huge, inf or NaN?), 5 FFMA of
- *                            Newton refinement and rounding, a branch to a
- *                            slow-path subroutine (CALL) taken only when FCHK
- *                            says so; these inputs never take it.
- *   __fdividef(a, b)         MUFU.RCP and a multiply (fused here with the
- *                            chain's + 1 into an FFMA), plus an FSETP and two
- *                            predicated FMULs that rescale a denormal b
- *                            (without -ftz): 2 ulp, not IEEE.
- *   a * (1 / b)              rcp.rn: MUFU.RCP, 2 FFMA, an exponent range check
- *                            with its own slow-path subroutine, then the
- *                            multiply: two roundings, so not IEEE either, and
- *                            with a new b each time barely cheaper than a / b;
- *                            it pays when one 1/b serves many multiplies.
- *   a / b, -use_fast_math    div.approx.ftz.f32: MUFU.RCP and FFMA.FTZ, 2
- *                            instructions (measure_instructions_fast.cu).
- *   FP32 / FP64 FMA          one FFMA / one DFMA.
+ * What each kernel compiles to (sm_90, CUDA 13.0, per op):
+ * docs/notes/measure-programs.md.
  * The division rows are limited by MUFU (the special-function unit, a
  * quarter or less of the FP32 rate in the Programming Guide's throughput
  * table) plus whatever else each issues; the FMA rows show the FP64 : FP32
