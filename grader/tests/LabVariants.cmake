@@ -4,18 +4,14 @@
 # write one; this file turns one into a library, a grader and ctest tests.
 
 set(VARIANTS_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
-# The variants' FIND/REPLACE texts quote the reference solutions, so they
-# live with them (solutions/variants/labN/<name>.cmake); the mechanism
-# that builds and registers them stays here.
+# The variants quote the reference solutions, so they live with them.
 set(VARIANTS_DATA_DIR ${PROJECT_SOURCE_DIR}/solutions/variants)
 
 # write_if_changed(): grader/cmake/LabTargets.cmake.
 
-# add_lab_variant(lab1/vector_add_no_bounds_test.cmake)
-# (CMakeLists.txt calls it for every labN/*.cmake found.)
-# Reads that file (relative to grader/tests), whose one lab_variant(...) call
-# builds and registers the variant. The lab's number and the variant's name
-# come from the path.
+# add_lab_variant(lab1/vector_add_no_bounds_test.cmake): includes that file,
+# whose one lab_variant(...) call builds and registers the variant; the lab's
+# number and the variant's name come from the path.
 function(add_lab_variant relative_path)
   if(NOT relative_path MATCHES "^lab([0-9]+)/([A-Za-z0-9_]+)\\.cmake$")
     message(FATAL_ERROR "add_lab_variant(${relative_path}): expected labN/<name>.cmake")
@@ -97,11 +93,9 @@ function(apply_variant_edits original out_var)
   set(${out_var} "${mutated}${rest}" PARENT_SCOPE)
 endfunction()
 
-# write_variant_expectations(path)
-# Writes what each ctest test of the calling lab_variant() expects (its
-# expected_tests, status_<test>, message_<test>, time_limit_<test>), for
-# register_variant_tests.cmake (after the build) and expect_caught.cmake
-# (when the test runs).
+# write_variant_expectations(path): what each ctest test of the calling
+# lab_variant() expects, for register_variant_tests.cmake (after the build)
+# and expect_caught.cmake (when the test runs).
 function(write_variant_expectations manifest)
   list(LENGTH expected_tests test_count)
   set(content "# Written by lab_variant() from ${variant_file}.\n")
@@ -130,10 +124,9 @@ function(write_variant_expectations manifest)
   write_if_changed(${manifest} "${content}")
 endfunction()
 
-# register_variant_ctests(<variant grader target> <expectations file> <dir>)
-# Registers the variant's ctest tests once its grader exists: each test's
-# group (cpu, gpu) comes from the grader's --list. Reruns when the grader or
-# the expectations change. Tests are named lab<N>.variant.<name>[.<test>].
+# register_variant_ctests(<variant grader target> <expectations file> <dir>):
+# the variant's ctest tests, once its grader exists (each test's group comes
+# from its --list), named lab<N>.variant.<name>[.<test>].
 function(register_variant_ctests variant manifest out_dir)
   set(generated ${out_dir}/ctest_tests.cmake)
   add_custom_command(OUTPUT ${generated}
@@ -153,15 +146,13 @@ endfunction()
 #             FAILS <grader test> MESSAGE <regex> [STATUS <status>[|<status>...]]
 #                                 [TIME_LIMIT <seconds>]
 #             [FAILS ... MESSAGE ...]... [PASSES <grader test>]...)
-# Called from a variant file (see add_lab_variant). Every keyword takes
-# exactly one value, and values are read one argument at a time (ARGV<i>),
-# so C code with semicolons passes through intact. MESSAGE, STATUS and
-# TIME_LIMIT belong to the FAILS before them. STATUS: gated (the test passes
-# but earns no points because its gate failed; MESSAGE matches the gate), or fail (the default),
-# crash or timeout, or alternatives ("crash|fail") where the harness may
-# classify the mistake either way. PASSES: a positive twin, a valid rewrite
-# (renamed kernels, another valid order of calls) that must keep the test's
-# points, so that a check cannot punish valid code unnoticed.
+# Called from a variant file. Every keyword takes exactly one value, read one
+# argument at a time (ARGV<i>) so that C code with semicolons passes intact.
+# MESSAGE, STATUS and TIME_LIMIT belong to the FAILS before them. STATUS:
+# fail (the default), crash, timeout, alternatives ("crash|fail") where the
+# harness may classify the mistake either way, or gated (passes but earns
+# nothing: its gate failed). PASSES: a valid rewrite that must keep the
+# test's points, so that a check cannot punish valid code unnoticed.
 function(lab_variant)
   set(who "lab${variant_lab} variant '${variant_name}' (${variant_file})")
   if(ARGC EQUAL 0)
@@ -189,24 +180,20 @@ function(lab_variant)
         message(FATAL_ERROR "${who}: each REPLACE must follow its own FIND")
       endif()
       set(replace_${edits} "${value}")
-    elseif(keyword STREQUAL "FAILS")
+    elseif(keyword MATCHES "^(FAILS|PASSES)$")
       if(NOT value MATCHES "^[A-Za-z0-9_]+$" OR value IN_LIST expected_tests)
-        message(FATAL_ERROR "${who}: FAILS '${value}' is not a test name, or is repeated")
+        message(FATAL_ERROR "${who}: ${keyword} '${value}' is not a test name, or is repeated")
       endif()
-      set(current_test ${value})
       list(APPEND expected_tests ${value})
-      set(status_${value} fail)
       set(time_limit_${value} "")
-    elseif(keyword STREQUAL "PASSES")
-      # A positive twin: a valid rewrite that must keep the test's points.
-      if(NOT value MATCHES "^[A-Za-z0-9_]+$" OR value IN_LIST expected_tests)
-        message(FATAL_ERROR "${who}: PASSES '${value}' is not a test name, or is repeated")
+      if(keyword STREQUAL "FAILS")
+        set(current_test ${value})
+        set(status_${value} fail)
+      else() # a positive twin: a valid rewrite that must keep the test's points
+        set(current_test "")
+        set(status_${value} pass)
+        set(message_${value} "")
       endif()
-      set(current_test "")
-      list(APPEND expected_tests ${value})
-      set(status_${value} pass)
-      set(message_${value} "")
-      set(time_limit_${value} "")
     elseif(keyword MATCHES "^(MESSAGE|STATUS|TIME_LIMIT)$")
       if(NOT current_test)
         message(FATAL_ERROR "${who}: ${keyword} must follow the FAILS it belongs to")

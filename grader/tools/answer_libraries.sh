@@ -1,12 +1,11 @@
 # shellcheck shell=bash
 # Sourced by dist-student.sh and check-dist-student.sh (bash).
 #
-# answer_libraries REPO prints every answer library the labs declare, one
-# "<library> <source under solutions/> <lab folder>" line each, in lab
-# order. Each lab declares its own in grader/labN/labN_answer_libraries.list
-# (docs/design.md, section 5), and they are found by directory, as CMake's
-# add_answer_libraries() finds them (grader/cmake/AnswerLibraries.cmake),
-# so the student copy ships exactly the libraries its configure imports.
+# answer_libraries REPO prints every answer library the labs declare in
+# grader/labN/labN_answer_libraries.list, one "<library> <source under
+# solutions/> <lab folder>" line each, in lab order. Found by directory as
+# grader/cmake/AnswerLibraries.cmake finds them, so that the student copy
+# ships exactly the libraries its configure imports.
 answer_libraries() {
   local repo=$1 list folder
   while IFS= read -r list; do

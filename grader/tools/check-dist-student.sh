@@ -3,27 +3,17 @@
 #
 #   check-dist-student.sh WORK_DIR      (WORK_DIR is emptied first)
 #
-# Makes a student copy in WORK_DIR/course (compiled graders, the default;
-# a GRADERS=source one beside it, checked and configured; and a LABS="1 2"
-# one, checked for no file of labs 3-7, built and run) and checks that it holds no
-# answers (no solutions/, no race-demo mutant, no copy of a solution file:
-# dist-student checks the last itself), and, line by line, no line found
-# only in solutions/ outside the graders' own sources, no PTX, none of the
-# course's instructor folders (grader/tools/check_student_copy.py, which also
-# reports the copy's file count); that its README and Makefile are the
-# student's; that it configures without
-# solutions/ (no solution graders or tests, the skeleton tests present),
-# that lab 1's grader, those linked against prebuilt answer libraries
-# (lab 3's, lab 4's, lab 7's: lab 3's reference and cuBLAS) and lab 6's
-# (with its link-time wrapped CUDA calls) build, and that the untouched
-# skeletons fail their CPU checks with exit status 1: graded and failed, not
-# crashed; that make submit there reports every lab file as still the
-# skeleton; and that lab 1's reference, copied over its skeleton in the
-# copy, passes the same CPU checks (the copy grades, not only fails).
+# Makes a student copy in WORK_DIR/course (compiled graders), a GRADERS=source
+# one and a LABS="1 2" one, and checks that they hold no answers (no
+# solutions/, no mutant, no solution-only line or PTX: check_student_copy.py),
+# carry the student's README and Makefile, configure without solutions/,
+# build the graders (answer-library and wrapped-call labs included), fail
+# the untouched skeletons with exit status 1 (graded, not crashed), that
+# make submit knows the skeletons, and that lab 1's reference passes there.
 #
 # Only what these checks need is built, for one GPU architecture (sm_90:
-# DIST_ARCHS and CHECK_DIST_ARCH change it), to keep the test to a couple of
-# minutes on two cores. CUDACXX names the nvcc.
+# DIST_ARCHS and CHECK_DIST_ARCH change it), to keep the test short.
+# CUDACXX names the nvcc.
 . "$(dirname "${BASH_SOURCE[0]}")/check_prologue.sh"
 rm -rf "$work"
 mkdir -p "$work"

@@ -5,20 +5,12 @@
 #
 #   check-t4-recipe.sh WORK_DIR      (WORK_DIR is emptied first)
 #
-# Runs the recipe's command, make check-lab1 with
-# CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=75, on a build folder of its own
-# (BUILD=WORK_DIR/build), then make check-solution-lab1 and
-# check-solution-lab3 there (lab 3 links lab 2's answer library), and
-# checks that:
-#   - the architecture reached CMake, and the graders' GPU code is SASS and
-#     PTX for sm_75 and nothing else;
-#   - the reference solutions pass every CPU check; the skeleton of lab 1
-#     fails its CPU checks (graded, not crashed);
-#   - every GPU check is reported SKIP, never passed, and the score line
-#     says the GPU part was not graded.
-# The graders run with CUDA_VISIBLE_DEVICES empty, so that on a GPU machine
-# too they find no device. Only the targets these checks need are built,
-# for one architecture, to keep the test short on two cores.
+# Runs make check-lab1 with CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=75 in
+# BUILD=WORK_DIR/build, then check-solution-lab1 and -lab3 (which links lab
+# 2's answer library), and checks: sm_75 SASS and PTX only; the solutions
+# pass every CPU check and lab 1's skeleton fails them (graded, not
+# crashed); every GPU check is a SKIP and the score line says so.
+# CUDA_VISIBLE_DEVICES is empty, so that a GPU machine finds no device too.
 # CUDACXX names the nvcc, PYTHON the interpreter (both optional).
 . "$(dirname "${BASH_SOURCE[0]}")/check_prologue.sh"
 build=$work/build

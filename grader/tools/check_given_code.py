@@ -2,35 +2,22 @@
 """The given code of each lab, the same in its skeleton and its solution.
 
 Most of a skeleton, labs/labN_<topic>/<name>.cu, is code the student is
-given: includes, constants, structs, validation, launches, whole functions.
-The reference, solutions/labN_<topic>/<name>.cu, holds the same code, so a
-fix made to one file must be made to the other; this check finds the ones
-that were not.
+given; solutions/labN_<topic>/<name>.cu holds the same code, so a fix made
+to one file must be made to the other: this check finds the ones that were not.
 
-Each file is cut into pieces at its blank lines at file scope (a blank line
-inside a function, a struct or a comment does not cut). A piece of the
-skeleton is
-  - the student's when a comment in it starts with a TODO (`/* TODO(3.3):`,
-    as check_todos.py defines a TODO): the function the TODO sits in, with
-    the comment above it. A TODO comment alone in its piece gives the next
-    piece to the student too (the function after it);
-  - a heading when it is a comment alone that opens with a rule (`/* ---`,
-    `/* ===`); the file's opening comment is left out too. Each file words
-    these for its own reader: the skeleton's say what is written for you;
-  - given otherwise: the solution must hold it as a piece of its own, byte
-    for byte (comments too, since the handouts quote them and a comment fix
-    must reach both; blank lines inside it too), and the given pieces must
-    come in the skeleton's order.
-The solution may add pieces between them (the answers' helpers), and any
-number of blank lines may separate two pieces. Code that only the solution
-has is not checked: it cannot be told from an answer.
+Each file is cut into pieces at its file-scope blank lines. A skeleton
+piece is the student's when a comment in it starts with a TODO (as
+check_todos.py defines one; a TODO comment alone in its piece gives the
+next piece too); a heading when it is a comment alone opening with a rule
+(`/* ---`, `/* ===`), and the opening comment is left out too: each file
+words these for its own reader. Every other piece is given: the solution
+must hold it byte for byte as a piece of its own (comments included, since
+the handouts quote them), in the skeleton's order. The solution may add
+pieces between them; code only the solution has cannot be told from an answer.
 
     check_given_code.py [--root DIR]   every lab; exit 1 on a difference
     check_given_code.py --self-test    made-up pairs: a given line changed
         in either file must be caught, an equal pair must pass
-
-ctest: docs.given_code_equal and docs.given_code_equal.self_test (course
-repository only: a student copy has no solutions/).
 """
 import argparse
 import difflib

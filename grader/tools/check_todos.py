@@ -575,8 +575,13 @@ def self_test(root):
     def number_re(todo):
         return rf"(?<![\d.]){todo[0]}\.{todo[1]}(?![\d])"
 
-    def expect(name, tmp, must_contain):
+    def expect(name, edits, must_contain):
+        """Each edit (file, line, pattern, replacement) made in a fresh copy:
+        the check must fail with a line holding must_contain."""
         nonlocal caught
+        tmp = fresh()
+        for edit in edits:
+            rewrite(tmp, *edit)
         rc, output = run(tmp)
         shutil.rmtree(tmp, ignore_errors=True)
         if rc != 1 or must_contain not in output:
@@ -612,9 +617,8 @@ def self_test(root):
 
         # 1. The skeleton's last TODO comment renumbered to a free number.
         todo, line, _ = skel.definitions[-1]
-        tmp = fresh()
-        rewrite(tmp, rel_skel, line, number_re(todo), dotted(unused))
-        expect(f"{rel_skel}:{line} {fmt(todo)} renumbered {fmt(unused)}", tmp, fmt(unused))
+        expect(f"{rel_skel}:{line} {fmt(todo)} renumbered {fmt(unused)}",
+               [(rel_skel, line, number_re(todo), dotted(unused))], fmt(unused))
 
         # 2. A skeleton TODO comment renumbered onto another TODO's number:
         # the two sets may still agree, the functions do not.
@@ -623,10 +627,9 @@ def self_test(root):
             move = next(((t, l) for t, l, f in skel.definitions
                          if t != first and not matches(f or "", table[first][1])), None)
             if move:
-                tmp = fresh()
-                rewrite(tmp, rel_skel, move[1], number_re(move[0]), dotted(first))
                 expect(f"{rel_skel}:{move[1]} {fmt(move[0])} renumbered {fmt(first)}, an "
-                       "existing number", tmp, fmt(first))
+                       "existing number", [(rel_skel, move[1], number_re(move[0]), dotted(first))],
+                       fmt(first))
 
         # 3. labN.h's first TODO shifted by one (the drift lab 7 once had).
         if header.definitions:
@@ -634,10 +637,8 @@ def self_test(root):
             shifted = (number, todo[1] + 1)
             if fn in {f for t, _, f in skel.definitions if t == shifted}:
                 shifted = unused  # the next TODO sits in the same function
-            tmp = fresh()
-            rewrite(tmp, rel_header, line, number_re(todo), dotted(shifted))
             expect(f"{rel_header}:{line} {fmt(todo)} renumbered {fmt(shifted)}",
-                   tmp, fmt(shifted))
+                   [(rel_header, line, number_re(todo), dotted(shifted))], fmt(shifted))
 
         if not table:
             continue
@@ -646,26 +647,22 @@ def self_test(root):
                      if table.get(a) and table.get(b) and table[a][1] != table[b][1]), None)
         if pair:
             a, b = pair
-            tmp = fresh()
-            rewrite(tmp, rel_handout, table[a][0], number_re(a), dotted(b))
-            rewrite(tmp, rel_handout, table[b][0], number_re(b), dotted(a))
-            expect(f"{rel_handout}: the rows of {fmt(a)} and {fmt(b)} swapped", tmp,
-                   "the handout's table")
+            expect(f"{rel_handout}: the rows of {fmt(a)} and {fmt(b)} swapped",
+                   [(rel_handout, table[a][0], number_re(a), dotted(b)),
+                    (rel_handout, table[b][0], number_re(b), dotted(a))], "the handout's table")
 
         # 5. The table's last row dropped.
         last = max(table)
-        tmp = fresh()
-        rewrite(tmp, rel_handout, table[last][0], r"^.*$", "")
-        expect(f"{rel_handout}: the row of {fmt(last)} removed", tmp, fmt(last))
+        expect(f"{rel_handout}: the row of {fmt(last)} removed",
+               [(rel_handout, table[last][0], r"^.*$", "")], fmt(last))
 
         # 6. A "check now" command's test misspelt.
         with open(handout, encoding="utf-8") as f:
             only = next(((i, m.group(1)) for i, text in enumerate(f, 1)
                          for m in [re.search(r"--only (\w+)", text)] if m), None)
         if only:
-            tmp = fresh()
-            rewrite(tmp, rel_handout, only[0], r"--only \w+", f"--only {only[1]}_typo")
-            expect(f"{rel_handout}:{only[0]}: --only {only[1]} misspelt", tmp,
+            expect(f"{rel_handout}:{only[0]}: --only {only[1]} misspelt",
+                   [(rel_handout, only[0], r"--only \w+", f"--only {only[1]}_typo")],
                    f"--only {only[1]}_typo: no such test")
 
         # 7. A section the grader cites renumbered in the handout.
@@ -681,9 +678,8 @@ def self_test(root):
                 heading = next((i for i, text in enumerate(f, 1)
                                 if re.match(rf"#{{2,4}} {re.escape(cited)}\.? ", text)), None)
             if heading:
-                tmp = fresh()
-                rewrite(tmp, rel_handout, heading, rf"{re.escape(cited)}(?=\.? )", "99")
-                expect(f"{rel_handout}:{heading}: section {cited} renumbered", tmp,
+                expect(f"{rel_handout}:{heading}: section {cited} renumbered",
+                       [(rel_handout, heading, rf"{re.escape(cited)}(?=\.? )", "99")],
                        f"cites section {cited}")
 
     if failures:

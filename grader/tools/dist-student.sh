@@ -1,40 +1,26 @@
 #!/usr/bin/env bash
 # make dist-student OUT=dir   (or: grader/tools/dist-student.sh dir)
 #
-# Writes to dir a copy of the course for students. The copy is a whitelist
-# (in_copy below): labs/, common/ and handouts/; the graders, compiled
-# (grader/prebuilt/graders/: grader/tools/pack_graders.py, linked in the
-# copy by grader/cmake/PrebuiltGraders.cmake), and what make check-labN,
-# time-labN, profile-labN, sanitize-labN, plot-lab6/7 and make submit run;
-# the top-level CMake; and a Makefile and README.md cut from the course's
-# (grader/tools/student_text.py: the instructors' targets and sections left
-# out, each left-out target answering in one line). Nothing else gets in:
-# not solutions/, the batch grader, the project's own tests, the
-# measurement and calibration tools, docs/, or an untracked file anywhere
-# outside the whitelisted folders (a roster, a folder of submissions).
+# Writes to dir a copy of the course for students, from a whitelist (in_copy
+# below): labs/, common/, handouts/, the top-level CMake, the graders
+# compiled (grader/tools/pack_graders.py) and what the student targets run,
+# with a Makefile and README.md cut from the course's
+# (grader/tools/student_text.py). Never solutions/, the batch grader, the
+# project's tests, docs/, or an untracked file outside the whitelisted
+# folders (a roster, a folder of submissions).
 #
-# Plus grader/prebuilt/<library>/ for each answer library the copy's graders
-# link, as a lab declares it in its folder
-# (grader/labN/labN_answer_libraries.list, found by directory): answer-shaped
-# code a grader times against (lab 2's reference kernel for lab 3, lab 4's
-# unpadded-tile transpose, lab 3's reference for lab 7), compiled to machine
-# code only: SASS for the GPU architectures in DIST_ARCHS and no PTX.
-# docs/design.md section 5 ("Answers stay in solutions/") explains the choices.
-#
-# The copy configures, builds and grades with `make check-labN` like the
-# course repository; dist-student configures and builds it before it says
-# it is done. Links in its Markdown to a file it lacks are turned into
-# plain text, and the copy is refused if any text still names a missing file.
+# Answer-shaped code a copy's grader links (each lab's
+# grader/labN/labN_answer_libraries.list) ships as SASS only, no PTX:
+# docs/design.md section 5 ("Answers stay in solutions/") says why.
+# The copy is configured and built before it is called done, and refused
+# if its text still names a file it lacks.
 #
 # Environment: DIST_ARCHS (compute capabilities, default below), CUDACXX
-# (the nvcc to use; else nvcc on PATH, else /usr/local/cuda/bin/nvcc),
-# PYTHON (the project's interpreter, which the Makefile and the ctests pass
-# on; else python3 on PATH), GRADERS (how the graders are shipped:
-# "compiled", the default, objects and libraries with SASS only and no
-# grader source; or "source", their C sources, compiled in the copy, which
-# reveals their reference models: docs/design.md sections 5.3 and 5.4),
-# LABS (the labs to release, "1 2"; default all), GRADERS_BUILD (a folder
-# that keeps the graders' build for the next copy; default a temporary one).
+# (else nvcc on PATH, else /usr/local/cuda/bin/nvcc), PYTHON (else python3),
+# GRADERS ("compiled", the default, or "source", which reveals the graders'
+# reference models: docs/design.md sections 5.3 and 5.4), LABS (the labs
+# to release, "1 2"; default all), GRADERS_BUILD (a folder that keeps the
+# graders' build for the next copy; default a temporary one).
 set -euo pipefail
 # answer_libraries: the labs' answer-library lists, as CMake reads them.
 source "$(dirname "${BASH_SOURCE[0]}")/answer_libraries.sh"
@@ -46,10 +32,8 @@ die() {
 
 [ $# -eq 1 ] && [ -n "$1" ] || die "usage: $0 OUT_DIR   (or: make dist-student OUT=dir)"
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# Real GPU code for Turing, Ampere (A100; 86 also serves 87/88), Ada, Hopper,
-# Blackwell datacenter (100 also serves 103), Thor and Blackwell consumer
-# (120 also serves 121): what CUDA 13 can target. SASS runs on its own
-# major version only, so a GPU outside this list cannot run the baseline.
+# Every major GPU family CUDA 13 targets (86, 100, 120 also serve 87/88, 103, 121):
+# SASS runs on its own major version only, so a GPU outside this list cannot run the baseline.
 archs=${DIST_ARCHS:-"75 80 86 89 90 100 110 120"}
 
 [ -d "$repo/solutions" ] ||
@@ -84,9 +68,8 @@ course_files() {
   fi
 }
 mapfile -d '' files < <(course_files)
-# Files git does not track: only inside the course's own folders (a lab
-# being added); anything else an instructor keeps in the repository (a
-# roster, a folder of submissions) never reaches students, and is named.
+# Untracked files reach the copy only inside its folders (a lab being added);
+# anything else (a roster, a folder of submissions) is left out and named.
 untracked=""
 if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   untracked=$(git -C "$repo" ls-files --others --exclude-standard)
@@ -100,9 +83,7 @@ compiled | source) ;;
 sources; docs/design.md section 5.3 says what that reveals), not '$graders'" ;;
 esac
 
-# The labs of the copy: LABS="1 2" releases those only (their skeletons,
-# handouts, figures and results, compiled graders and the answer libraries
-# they link); by default every lab of labs/.
+# LABS="1 2" releases those labs only (everything of theirs); default: every lab.
 all_labs=$(ls -d "$repo"/labs/lab[0-9]*_*/ | sed 's|.*/lab\([0-9]*\)_.*|\1|' | sort -n |
   tr '\n' ' ')
 lab_numbers=$all_labs
@@ -196,10 +177,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # ------------------------------------------------ the graders, compiled
-# GRADERS=compiled: the course's own build, for the copy's architectures
-# (SASS only) and position-independent, of every lab's student-side
-# programs; grader/tools/pack_graders.py packs their objects and libraries
-# and how each was linked into grader/prebuilt/graders/, and
+# The student-side programs built SASS-only and position-independent;
+# pack_graders.py packs them into grader/prebuilt/graders/, and
 # grader/cmake/PrebuiltGraders.cmake links them again in the copy.
 if [ "$graders" = compiled ]; then
   echo "dist-student: compiling the graders of labs ${lab_numbers% } for sm_${archs// /, sm_}"
@@ -239,9 +218,8 @@ prebuild() {
   local prebuilt=$out/grader/prebuilt/$name
   mkdir -p "$prebuilt"
   echo "dist-student: compiling $name (solutions/$source) for sm_${archs// /, sm_}"
-  # The project's Release flags; -fPIC so it links into PIE and non-PIE
-  # programs. Compiled under a neutral name, because nvcc records the
-  # source's path in the object.
+  # -fPIC: links into PIE and non-PIE programs. A neutral name, because nvcc
+  # records the source's path in the object.
   cp "$repo/solutions/$source" "$work/$name.cu"
   (cd "$work" && "$nvcc" -c -O3 -DNDEBUG -std=c++17 -Xcompiler=-fPIC --threads 0 \
     "${gencode[@]}" -I "$repo/common" -I "$repo/labs/$lab_dir" "$name.cu" -o "$name.o")
@@ -271,10 +249,9 @@ EOF
 }
 
 declared=$(answer_libraries "$repo") || die "the labs' answer-library lists are not readable"
-# The libraries the copy's graders link: with compiled graders, those their
-# programs name (a copy of labs 1 and 2 needs none; lab 3 needs lab 2's
-# reference); with the graders' source, every one declared. Each goes with
-# its lab's list, which the copy's configure reads (AnswerLibraries.cmake).
+# The libraries the copy's graders link: those the compiled programs name, or
+# with GRADERS=source every one declared; each with its lab's list, which
+# AnswerLibraries.cmake reads.
 needed=""
 if [ "$graders" = compiled ]; then
   needed=$(grep -o 'TARGET:[a-z0-9_]*' "$out/grader/prebuilt/graders/graders.cmake" |
@@ -303,8 +280,7 @@ leaked=$(cd "$out" && find . -type f -exec sha256sum {} + | sort |
   join -o 1.2 - <(echo "$solution_sums") || true)
 [ -z "$leaked" ] || die "these files are copies of files in solutions/: $leaked"
 
-# The calibration files (make calibrate: grader/calibration/<gpu>.json) grade
-# the students' own runs on those GPUs, as they grade the batch's.
+# The calibration files grade the students' own runs as they grade the batch's.
 for f in "$repo"/grader/calibration/*.json; do
   [ -e "$f" ] || continue
   cmp -s "$f" "$out/grader/calibration/${f##*/}" ||
@@ -312,9 +288,8 @@ for f in "$repo"/grader/calibration/*.json; do
 done
 
 # ------------------------------------- it configures, builds and grades
-# Every copy is built before it is called done: in a folder of its own (the
-# copy keeps no build), for the first architecture, and each lab's grader
-# lists its tests.
+# In a folder of its own (the copy keeps no build), for the first architecture;
+# each lab's grader must list its tests.
 first=${archs%% *}
 echo "dist-student: test-building the copy (labs ${lab_numbers% }, sm_$first)"
 cmake -S "$out" -B "$work/copy-build" -DCMAKE_BUILD_TYPE=Release \

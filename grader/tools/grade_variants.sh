@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Grades every known-wrong variant (solutions/variants) in full, as a student's
-# submission would be graded, and prints for each: the time it took, the
-# score line and the messages of what failed. For instructors and for the
-# project's closing notes: what a plausible wrong or hostile submission
-# scores, and what its author reads.
+# submission would be, and prints for each its time, score line and failure
+# messages: what a plausible wrong or hostile submission scores and reads.
 #
 #   grader/tools/grade_variants.sh [BUILD_DIR] [NAME_FILTER]
 set -uo pipefail

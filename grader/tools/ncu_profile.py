@@ -3,10 +3,9 @@
 
     ncu_profile.py --metrics grader/lab4/lab4_profile.metrics -- build/bin/lab4_kernels profile [args]
 
-Runs the lab's kernel driver in profile mode (which calls each kernel of the
-lab's table once, grader/driver/kernel_driver.c) under
-`ncu`, collecting the metrics listed in the metrics file, and prints one block
-per kernel: each metric with its plain-words label. Lines of the metrics file:
+Runs the lab's kernel driver in profile mode (each kernel of the lab's table
+once) under `ncu` and prints one block per kernel: each metric of the
+metrics file with its plain-words label. Lines of the metrics file:
 
     metric_name<TAB>plain-words label
     # text printed after the table ("what to look for")

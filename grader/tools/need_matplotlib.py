@@ -5,22 +5,13 @@ make plot-lab7. Run by the interpreter it checks, the Makefile's PYTHON:
 
     $(PYTHON) grader/tools/need_matplotlib.py --target "make test" --log build/install-matplotlib.log
 
-When that interpreter cannot import matplotlib, installs it where it can,
-saying what it installs first:
-
-- the distribution's own python3 (/usr/bin/python3, not a venv): apt-get
-  install python3-matplotlib, as root or with passwordless sudo (like
-  grader/tools/ensure-deps.sh does for cmake and CMocka);
-- any other interpreter pip may change (a venv, pyenv, conda): pip install
-  matplotlib into that interpreter, so it lands in its own site-packages
-  (outside the repository: make clean never touches it).
-
-When it cannot (no network, no permission, an externally managed Python
-that is not the system's), it prints one line with the one command to run
-and exits 1, before anything is built; with --optional (make plot-lab7,
-whose table is worth having without the chart) it prints that line and
-exits 0. Students' targets (make check-labN) never run it: graders need no
-matplotlib.
+When that interpreter cannot import matplotlib, installs it, saying so
+first: apt-get for the distribution's own /usr/bin/python3 (as root or with
+passwordless sudo, like ensure-deps.sh), else pip into that interpreter's
+own site-packages (outside the repository). When it cannot, it prints the
+one command to run and exits 1 before anything is built (0 with --optional:
+make plot-lab7's table is worth having without the chart). Students'
+targets never run it: graders need no matplotlib.
 
 install_hint() is that command, and not_installed() the plotting scripts'
 line when they find no matplotlib.

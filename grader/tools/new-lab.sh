@@ -3,26 +3,13 @@
 #
 # Makes a working, empty lab N: one placeholder exercise (scale a vector)
 # with one TODO, whose grader passes on the solution and fails on the
-# skeleton, in the four places a lab lives (docs/design.md, section 6):
-#   labs/labN_TOPIC/          labN.h (the contract) and TOPIC.cu (the skeleton)
-#   solutions/labN_TOPIC/     TOPIC.cu, the same file solved
-#   solutions/variants/labN/  one known-wrong variant of it (make list-variants)
-#   grader/labN/              CMakeLists.txt, the test table, the checks, the
-#                             rubric, the kernel table (make time-labN,
-#                             make profile-labN)
-#   handouts/labN-TOPIC.md    (underscores become hyphens)
-# and regenerates the central files derived from the labs:
-# grader/skeletons.manifest (skeleton_manifest.py) and the lists of labs
-# (lab_lists.py, from the lab's grader/labN/lab.ini); the build writes the
-# CPU checks' recorded helper calls (labN_calls.c) from labN.h itself
-# (grader/tools/gen_calls.py). Everything else finds a
-# lab by its folder (CMake, the Makefile, the batch grader, the docs
-# checks). The central lists that still name every lab by hand are printed
-# at the end as a checklist. The templates are grader/tools/new_lab/*.in, and
-# the lab's own file (skeleton and template answer) solutions/new_lab/topic.cu.in.
-#
-# The ctest docs.new_lab_scaffold runs this in a copy of the repository and
-# grades the result (grader/tools/check-new-lab.sh).
+# skeleton, in the places a lab lives (docs/design.md, section 6): labs/,
+# solutions/ (and one variant), grader/labN/ and handouts/. Then regenerates
+# grader/skeletons.manifest and the lists of labs (lab_lists.py, from
+# grader/labN/lab.ini), and prints as a checklist what is still by hand.
+# Templates: grader/tools/new_lab/*.in, and the lab's own file (skeleton and
+# answer) solutions/new_lab/topic.cu.in. ctest docs.new_lab_scaffold runs
+# this in a copy (check-new-lab.sh).
 #
 # Environment: PYTHON (the project's interpreter; else python3 on PATH).
 set -euo pipefail
@@ -63,11 +50,9 @@ for path in "${taken[@]}"; do
 done
 
 created=()
-# render TEMPLATE DEST [skeleton|solution]: the template with @N@, @TOPIC@,
-# @TITLE@ and @HANDOUT@ filled in. A template shared by the skeleton and the
-# solution marks their differences with //@skeleton, //@solution and //@end
-# lines, so the given code is one text and stays identical in both (the
-# ctest docs.given_code_equal).
+# render TEMPLATE DEST [skeleton|solution]: @N@, @TOPIC@, @TITLE@, @HANDOUT@
+# filled in. //@skeleton, //@solution and //@end lines mark where skeleton and
+# solution differ, so their given code is one text (docs.given_code_equal).
 render() {
   local template=$1 dest=$2 side=${3:-}
   local source=$templates/$template
@@ -97,10 +82,7 @@ render lab.ini.in "grader/$lab/lab.ini"
 render variant.cmake.in "solutions/variants/$lab/index_ignores_block.cmake"
 render handout.md.in "handouts/$handout"
 
-# Derived from the labs, so generated rather than written: the manifest
-# make submit compares a student's files with, and the central lists of
-# labs (the README's table, design.md's, grading.md's yardsticks, the
-# glossary's handout links) from the lab's grader/labN/lab.ini.
+# Derived from the labs, so generated: make submit's manifest and the lists of labs.
 "$python" "$repo/grader/tools/skeleton_manifest.py" --write --root "$repo" >/dev/null
 regenerated=$("$python" "$repo/grader/tools/lab_lists.py" --write --root "$repo" |
   sed -n 's/^lab_lists: .* rewrote //p' | sed 's/^nothing$//; s/,//g')

@@ -2,9 +2,8 @@
 """The outcome table: what the graders decided for every variant and every
 batch fixture, in a form a later commit can be compared with.
 
-A refactor of the graders (the lab-as-a-unit redesign) must reproduce it:
-the table is written from one commit's run and committed, and the same
-command on the refactored tree compares its run with it.
+A refactor of the graders must reproduce it: the table is written from
+one commit's run and committed, and a later tree's run is compared with it.
 
   outcome_table.py variants GENERATED [--fixtures GRADEBOOK] [-o TABLE]
   outcome_table.py variants GENERATED [--fixtures GRADEBOOK] --compare TABLE

@@ -2,23 +2,16 @@
 # make sanitize-labN: YOUR lab N under compute-sanitizer, built with line
 # information (-lineinfo) so that each finding names a file and line.
 #   grader/tools/sanitize.sh N BUILD_DIR [grader options]
-# memcheck (out-of-bounds and misaligned accesses) on the lab's GPU tests;
-# for a lab with a race runner (labN_racecheck: each shared-memory kernel
-# once, extensions included; the graded race check runs the same program)
-# also racecheck (shared-memory races: a missing __syncthreads()) and
-# synccheck (barriers not every thread reaches), with the arguments the
-# build wrote beside it, labN_racecheck.args (grader/cmake/LabTargets.cmake,
-# add_cuda_lab: from the lab's kernel table or its RACE_ARGS). A lab without
-# a race runner is said to have none. The tools slow kernels 10-100 times: a test the
-# grader reports as hung or too slow under them is not a finding; narrow
-# the run with SANITIZE_ARGS="--only TEST".
+# memcheck on the lab's GPU tests; for a lab with a race runner
+# (labN_racecheck, the program the graded race check runs) also racecheck
+# and synccheck, with the arguments the build wrote in labN_racecheck.args.
+# The tools slow kernels 10-100 times: a test reported hung or too slow
+# under them is not a finding; narrow the run with SANITIZE_ARGS="--only TEST".
 #
 #   grader/tools/sanitize.sh --preflight N
-# says in one line why nothing can run here (no GPU visible, no
-# compute-sanitizer) and exits 3, or exits 0: `make sanitize-labN` asks
-# first, so that it builds nothing it cannot use. Like make time-labN and
-# make profile-labN, a missing GPU or tool is not a failure of the student's
-# code: make exits 0.
+# says in one line why nothing can run here (no GPU, no compute-sanitizer)
+# and exits 3, or exits 0, so that make builds nothing it cannot use; a
+# missing GPU or tool is not the student's failure: make exits 0.
 set -u
 
 find_sanitizer() {
@@ -73,10 +66,8 @@ run() { # tool, then the command
 }
 
 grader=$build/bin/lab${lab}_check
-# The sanitizer takes CUPTI's one subscriber slot, so the grader's launch
-# watch could not subscribe and would fail every judged call unrun; this
-# run is for the sanitizer's findings, not a grade, so the watch is off
-# (kernel identity is then "not checked", as the notes say).
+# The sanitizer takes CUPTI's one subscriber slot, so the launch watch would
+# fail every judged call; this run is for findings, not a grade: watch off.
 echo "=== the grader's tests under memcheck: its kernel identity check is off here (compute-sanitizer holds CUPTI); grade with make check-lab$lab"
 GRADER_NO_LAUNCH_WATCH=1 run memcheck "$grader" "${grader_args[@]}"
 race=$build/bin/lab${lab}_racecheck

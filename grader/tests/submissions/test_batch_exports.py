@@ -75,11 +75,9 @@ def moodle_import(text, identifier="ID number"):
 class ExportTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
         self.out = self.tmp.name
         self.labs, self.possible, self.students = class_out(self.out)
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def test_canvas_reads_the_gradebooks_numbers(self):
         points, grades = canvas_import(export.canvas(self.labs, self.possible, self.students,
@@ -156,10 +154,8 @@ class WeightsTest(unittest.TestCase):
     the gradebook, every export, results.json, summary.json and the page."""
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
         self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def course_file(self, data):
         path = os.path.join(self.dir, "course.json")

@@ -180,15 +180,17 @@ class NoDeviceOnAGpuWorkerTest(unittest.TestCase):
         b.pool = None
         return b, runs
 
-    def built(self, folder):
-        return types.SimpleNamespace(lab=types.SimpleNamespace(name="lab1"), lab_out=folder,
-                                     symbol_findings=[], start=0.0, files_hash=None)
+    def run_lab(self, b, gpu):
+        """b.run_lab on a built lab1 whose output folder is a fresh one."""
+        with tempfile.TemporaryDirectory() as folder:
+            built = types.SimpleNamespace(lab=types.SimpleNamespace(name="lab1"), lab_out=folder,
+                                          symbol_findings=[], start=0.0, files_hash=None)
+            return b.run_lab(built, gpu, None)
 
     def test_rerun_passes(self):
         b, runs = self.fake(True, ["no_gpu", "pass"])
         gpu = gpus.parse_gpus(SMI, "/nonexistent")[2]
-        with tempfile.TemporaryDirectory() as folder:
-            record = b.run_lab(self.built(folder), gpu, None)
+        record = self.run_lab(b, gpu)
         self.assertEqual(len(runs), 2)
         self.assertEqual(record.score, 5)
         self.assertEqual(record.no_gpu_points, 0)
@@ -197,8 +199,7 @@ class NoDeviceOnAGpuWorkerTest(unittest.TestCase):
     def test_hidden_gpu_fails_never_no_gpu(self):
         b, runs = self.fake(True, ["no_gpu"])
         gpu = gpus.parse_gpus(SMI, "/nonexistent")[2]
-        with tempfile.TemporaryDirectory() as folder:
-            record = b.run_lab(self.built(folder), gpu, None)
+        record = self.run_lab(b, gpu)
         self.assertEqual(len(runs), 2)
         self.assertEqual((record.score, record.no_gpu_points), (0, 0))
         self.assertIn("hid the GPU", record.tests[0].output)
@@ -206,21 +207,18 @@ class NoDeviceOnAGpuWorkerTest(unittest.TestCase):
     def test_lost_gpu_stops_the_batch(self):
         b, _ = self.fake(False, ["no_gpu"])
         gpu = gpus.parse_gpus(SMI, "/nonexistent")[2]
-        with tempfile.TemporaryDirectory() as folder:
-            with self.assertRaises(batch.build.InfraError):
-                b.run_lab(self.built(folder), gpu, None)
+        with self.assertRaises(batch.build.InfraError):
+            self.run_lab(b, gpu)
 
     def test_a_test_the_runner_could_not_start_is_run_again(self):
         b, runs = self.fake(True, ["runner_failed", "pass"])
         b.pool = object()  # the runner's uid runs no student code
-        with tempfile.TemporaryDirectory() as folder:
-            record = b.run_lab(self.built(folder), None, None)
+        record = self.run_lab(b, None)
         self.assertEqual((len(runs), record.score), (2, 5))
         b, runs = self.fake(True, ["runner_failed"])
         b.pool = object()
-        with tempfile.TemporaryDirectory() as folder:
-            with self.assertRaises(batch.build.InfraError):
-                b.run_lab(self.built(folder), None, None)
+        with self.assertRaises(batch.build.InfraError):
+            self.run_lab(b, None)
 
     def test_status_names_the_gpu_model(self):
         lab = score.score_lab("lab1", {"title": "t", "tests": []}, {}, state="graded")

@@ -61,6 +61,19 @@ def touch(path, data=b""):
         f.write(data)
 
 
+class InTempDir(unittest.TestCase):
+    """A fresh folder, self.dir, for each test; entries() fills it."""
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def entries(self, *names, folders=()):
+        for name in names:
+            touch(os.path.join(self.dir, name))
+        for name in folders:
+            os.mkdir(os.path.join(self.dir, name))
+
+
 class SafeRelativeTest(unittest.TestCase):
     def test_components(self):
         rel = submissions._safe_relative
@@ -88,13 +101,7 @@ class SafeRelativeTest(unittest.TestCase):
             self.assertTrue(os.path.isfile(os.path.join(out, "labs", "y.cu")))
 
 
-class DiscoverTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp()
-
-    def tearDown(self):
-        shutil.rmtree(self.dir)
-
+class DiscoverTest(InTempDir):
     def by_id(self):
         subs, notes = submissions.discover(self.dir)
         self.assertEqual([s.id for s in subs], sorted(s.id for s in subs))
@@ -104,12 +111,8 @@ class DiscoverTest(unittest.TestCase):
         kinds = {"a.zip": "zip", "b.ZIP": "zip", "c.tar": "tar", "d.tar.gz": "tar.gz",
                  "e.tgz": "tar.gz", "f.tar.bz2": "tar.bz2", "g.tbz2": "tar.bz2",
                  "h.tar.xz": "tar.xz", "i.TXZ": "tar.xz"}
-        for name in kinds:
-            touch(os.path.join(self.dir, name))
-        os.mkdir(os.path.join(self.dir, "j"))
-        for name in ("x.rar", "y.7z", "notes.txt", "z.tar.zst", ".DS_Store"):
-            touch(os.path.join(self.dir, name))
-        os.mkdir(os.path.join(self.dir, ".hidden"))
+        self.entries(*kinds, "x.rar", "y.7z", "notes.txt", "z.tar.zst", ".DS_Store",
+                     folders=("j", ".hidden"))
         os.symlink(os.path.join(self.dir, "a.zip"), os.path.join(self.dir, "link.zip"))
         os.symlink("/", os.path.join(self.dir, "rootlink"))
         subs, notes = self.by_id()
@@ -142,7 +145,7 @@ class DiscoverTest(unittest.TestCase):
             else:
                 touch(os.path.join(raw_folder, raw))
         good = "\u00e9l\u00e8ve-\u5b66\u751f.zip"  # UTF-8 and printable: a fine id
-        touch(os.path.join(self.dir, good))
+        self.entries(good)
         subs, notes = self.by_id()
         self.assertEqual(len(subs), len(bad) + 1)
         self.assertIsNone(subs["\u00e9l\u00e8ve-\u5b66\u751f"].error)
@@ -160,11 +163,7 @@ class DiscoverTest(unittest.TestCase):
             b"\xff\xfeabc.zip").hexdigest()[:12]].name)
 
     def test_two_entries_for_one_id(self):
-        touch(os.path.join(self.dir, "a.zip"))
-        os.mkdir(os.path.join(self.dir, "a"))
-        touch(os.path.join(self.dir, "b.ZIP"))
-        touch(os.path.join(self.dir, "b.zip"))
-        touch(os.path.join(self.dir, "b.tgz"))
+        self.entries("a.zip", "b.ZIP", "b.zip", "b.tgz", folders=("a",))
         subs, _ = self.by_id()
         self.assertEqual(sorted(subs), ["a", "b"])
         self.assertIn("two entries for this id (a and a.zip)", subs["a"].error)
@@ -172,8 +171,7 @@ class DiscoverTest(unittest.TestCase):
 
     def test_nfd_names_are_nfc_ids(self):
         """A macOS zip tool writes "e" + U+0301; the roster has U+00E9."""
-        touch(os.path.join(self.dir, "Ame\u0301lie.zip"))
-        os.mkdir(os.path.join(self.dir, "Zoe\u0308"))
+        self.entries("Ame\u0301lie.zip", folders=("Zoe\u0308",))
         subs, _ = self.by_id()
         self.assertEqual(sorted(subs), ["Am\u00e9lie", "Zo\u00eb"])
         sub = subs["Am\u00e9lie"]
@@ -182,21 +180,15 @@ class DiscoverTest(unittest.TestCase):
         self.assertEqual(subs["Zo\u00eb"].kind, "folder")
 
     def test_nfd_and_nfc_entries_are_one_id_with_an_error(self):
-        touch(os.path.join(self.dir, "Ame\u0301lie.zip"))
-        touch(os.path.join(self.dir, "Am\u00e9lie.zip"))
+        self.entries("Ame\u0301lie.zip", "Am\u00e9lie.zip")
         subs, _ = self.by_id()
         self.assertEqual(list(subs), ["Am\u00e9lie"])
         self.assertIn("two entries for this id", subs["Am\u00e9lie"].error)
 
     def test_look_alike_ids_are_each_an_error(self):
-        touch(os.path.join(self.dir, "Alice.zip"))
-        os.mkdir(os.path.join(self.dir, "alice"))
-        os.mkdir(os.path.join(self.dir, "alice "))
-        touch(os.path.join(self.dir, "BOB.rar"))
-        touch(os.path.join(self.dir, "bob.tgz"))
-        touch(os.path.join(self.dir, "carol.zip"))
-        touch(os.path.join(self.dir, "STRASSE.zip"))
-        touch(os.path.join(self.dir, "stra\u00dfe.zip"))  # casefold: ss
+        self.entries("Alice.zip", "BOB.rar", "bob.tgz", "carol.zip",
+                     "STRASSE.zip", "stra\u00dfe.zip",  # casefold: ss
+                     folders=("alice", "alice "))
         subs, _ = self.by_id()
         self.assertEqual(sorted(subs), ["Alice", "BOB", "STRASSE", "alice", "alice ", "bob",
                                         "carol", "stra\u00dfe"])
@@ -215,24 +207,17 @@ class DiscoverTest(unittest.TestCase):
 
     def test_bytes_folder_and_empty(self):
         self.assertEqual(submissions.discover(self.dir), ([], []))
-        touch(os.path.join(self.dir, "s.zip"))
+        self.entries("s.zip")
         subs, _ = submissions.discover(os.fsencode(self.dir))
         self.assertEqual([s.id for s in subs], ["s"])
 
 
-class IdPatternTest(unittest.TestCase):
+class IdPatternTest(InTempDir):
     """--id-pattern: the ids in an LMS's download names, and the summary
     printed before grading made of those ids, not of the names."""
-    def setUp(self):
-        self.dir = tempfile.mkdtemp()
-
-    def tearDown(self):
-        shutil.rmtree(self.dir)
-
     def test_canvas_names(self):
-        for name in ("bob_12345_67890_submission.tar.gz", "carol_LATE_222_333_labs.zip",
-                     "dave.tar.gz"):
-            touch(os.path.join(self.dir, name))
+        self.entries("bob_12345_67890_submission.tar.gz", "carol_LATE_222_333_labs.zip",
+                     "dave.tar.gz")
         pattern = submissions.compile_id_pattern("canvas")
         subs, _ = submissions.discover(self.dir, pattern)
         by_id = {s.id: s for s in subs}
@@ -245,9 +230,8 @@ class IdPatternTest(unittest.TestCase):
         self.assertEqual({s.id for s in subs}, {"12345", "222", "dave"})
 
     def test_summary_before_grading_uses_the_ids(self):
-        touch(os.path.join(self.dir, "bob_12345_67890_submission.tar.gz"))
-        touch(os.path.join(self.dir, "zed_1_2_submission.tar.gz"))
-        touch(os.path.join(self.dir, "notes.tar.gz"))
+        self.entries("bob_12345_67890_submission.tar.gz", "zed_1_2_submission.tar.gz",
+                     "notes.tar.gz")
         subs, _ = submissions.discover(self.dir, submissions.compile_id_pattern("canvas"))
         names = {s.id: s.name for s in subs if s.pattern}
         lines = outputs.roster_summary(["alice", "bob"], [s.id for s in subs], names=names)
@@ -278,8 +262,7 @@ class IdPatternTest(unittest.TestCase):
         self.assertEqual([s.id for s in subs], ["4242"])
 
     def test_two_attempts_of_one_id_are_one_error_row(self):
-        touch(os.path.join(self.dir, "bob_1_2_a.zip"))
-        touch(os.path.join(self.dir, "bob_1_3_b.zip"))
+        self.entries("bob_1_2_a.zip", "bob_1_3_b.zip")
         subs, _ = submissions.discover(self.dir, submissions.compile_id_pattern("canvas"))
         self.assertEqual(len(subs), 1)
         self.assertIn("two entries for this id", subs[0].error)
@@ -291,15 +274,9 @@ class IdPatternTest(unittest.TestCase):
         self.assertEqual(submissions.compile_id_pattern(r"^s(\d+)").pattern, r"^s(\d+)")
 
 
-class RosterTest(unittest.TestCase):
+class RosterTest(InTempDir):
     """The roster: a CSV with a header row, its id column named; read and
     checked once, before grading; nothing guessed."""
-    def setUp(self):
-        self.dir = tempfile.mkdtemp()
-
-    def tearDown(self):
-        shutil.rmtree(self.dir)
-
     def roster(self, text, column="id", name="roster.csv"):
         path = os.path.join(self.dir, name)
         with open(path, "w", encoding="utf-8", newline="") as f:
