@@ -19,11 +19,14 @@
 #   [7] instructions.txt        lab 5 section 9: integer % and / by a variable against a
 #                               power of two, float division (IEEE, __fdividef, a*(1/b),
 #                               -use_fast_math) with its accuracy, FP32 against FP64 FMA
+#   [8] lab5-atomic-target.txt  lab 5: stage (4) against its sum's address and the clocks
+#   [9] lab7-sweep.txt          lab 7: the reference's warp tile under each parameter set
+#                               of lab7_tile_sweep.sh, at 4096^3 beside cuBLAS (its
+#                               builds and runs in lab7-sweep.log)
 #   run-all.log                 GPU, build, each part's status and time
-# Every part runs whatever the others did, each under a time limit (620 s in
+# Every part runs whatever the others did, each under a time limit (1,120 s in
 # all); a part that fails (or finds no GPU) says so in one line, and the exit
-# status is non-zero only at the end. Expected: about two minutes on an H100
-# (not yet timed there), most of it Nsight Compute.
+# status is non-zero only at the end. make measure runs this script.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 OUT=${OUT:-build/measure}
@@ -60,7 +63,8 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     say "!! configuring $BUILD failed"
 fi
 for target in measure_lab4_control measure_lab6_order measure_cublas_tf32 lab7_profile_solution \
-              measure_lab5_divergence measure_lab7_async_copy measure_instructions; do
+              measure_lab5_divergence measure_lab7_async_copy measure_instructions \
+              measure_lab5_atomic_target; do
   if ! cmake --build "$BUILD" -j "$JOBS" --target "$target" >"$OUT/build.tmp.log" 2>&1; then
     say "!! building $target failed (the part that needs it will fail too):"
     if grep -q "No rule to make target\|unknown target" "$OUT/build.tmp.log"; then
@@ -74,22 +78,23 @@ say "build done after $(( $(date +%s) - START )) s"
 
 # ---- the parts
 FAILED=()
+PARTS=9
 # part N "what" file seconds command...: runs the command with a time limit, its
 # output into $OUT/file (and onto the terminal), and records how it ended.
 part() {
   local number=$1 what=$2 file=$3 limit=$4
   shift 4
   local began=$(date +%s) status
-  say "[$number/7] $what -> $OUT/$file"
+  say "[$number/$PARTS] $what -> $OUT/$file"
   # bash -c: the command may be one of the functions below (exported).
   timeout --kill-after=10 "$limit" bash -c '"$@"' part "$@" 2>&1 | tee -a "$OUT/$file"
   status=${PIPESTATUS[0]}
   local took=$(( $(date +%s) - began ))
   case $status in
-    0) say "[$number/7] $what: done in $took s" ;;
-    3) say "[$number/7] $what: no CUDA device, nothing measured"; FAILED+=("$number") ;;
-    124|137) say "[$number/7] $what: stopped after the $limit s limit"; FAILED+=("$number") ;;
-    *) say "[$number/7] $what: FAILED (exit status $status) after $took s"; FAILED+=("$number") ;;
+    0) say "[$number/$PARTS] $what: done in $took s" ;;
+    3) say "[$number/$PARTS] $what: no CUDA device, nothing measured"; FAILED+=("$number") ;;
+    124|137) say "[$number/$PARTS] $what: stopped after the $limit s limit"; FAILED+=("$number") ;;
+    *) say "[$number/$PARTS] $what: FAILED (exit status $status) after $took s"; FAILED+=("$number") ;;
   esac
 }
 fresh() { : >"$OUT/$1"; }
@@ -152,6 +157,24 @@ part 6 "lab 7 cp.async and split K" lab7-async-copy.txt 90 "$BUILD/bin/measure_l
 
 fresh instructions.txt
 part 7 "lab 5 instruction throughput" instructions.txt 30 "$BUILD/bin/measure_instructions"
+
+fresh lab5-atomic-target.txt
+part 8 "lab 5 atomic target and clocks" lab5-atomic-target.txt 100 \
+  "$BUILD/bin/measure_lab5_atomic_target"
+
+# The sweep compiles its own programs (one per parameter set, in parallel), so
+# without a GPU it stops before spending minutes in nvcc.
+fresh lab7-sweep.log
+lab7_sweep() {
+  if [ -z "$GPU_NAME" ]; then
+    echo "lab7_tile_sweep: no CUDA device, nothing swept"
+    return 3
+  fi
+  bash solutions/measure/lab7_tile_sweep.sh "$OUT/lab7-sweep.txt"
+}
+export -f lab7_sweep
+export OUT
+part 9 "lab 7 tile sweep" lab7-sweep.log 400 lab7_sweep
 
 say "all parts done after $(( $(date +%s) - START )) s; tables in $OUT"
 if [ ${#FAILED[@]} -gt 0 ]; then
