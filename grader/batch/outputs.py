@@ -25,7 +25,7 @@ from typing import Dict, List
 
 from . import weights
 from .records import BatchRecord, LabInfo, StudentRecord
-from .util import id_key, nfc, read_json, write_atomic, write_json_atomic
+from .util import fmt, id_key, nfc, read_json, write_atomic, write_json_atomic
 
 
 STUDENTS = "students"
@@ -58,11 +58,6 @@ def _write_rows(rows):
     for row in rows:
         w.writerow([csv_cell(c) for c in row])
     return buf.getvalue()
-
-
-def fmt(x):
-    x = round(float(x), 2)
-    return str(int(x)) if x.is_integer() else f"{x:.2f}"
 
 
 def load_students(outs) -> Dict[str, StudentRecord]:
