@@ -2,23 +2,18 @@
 stage, build and grade each lab, write the student's files, and finally
 regenerate the class outputs from what is on disk.
 
-Builds of (student, lab) run on up to --jobs CPU workers. Then the
-student takes a GPU slot (one per GPU, gpus.py: its own node in the
-sandbox, selected for CUDA there; a CPU slot with --no-gpu): one student
-at a time per GPU. Before the first student, every GPU's worker proves
-with a probe, run as its graders run, that CUDA sees exactly its GPU. Their lab
-graders run together on it, sharing it through two lock files
-(GRADER_GPU_SHARE, grader/harness/runner/gpu_share.h): correctness tests of
-several labs side by side (--tests-at-once of each grader), every
-measurement with the GPU to itself, and a test that failed while sharing
-run again alone. --labs-in-turn runs them one after another instead.
+Builds run on up to --jobs CPU workers; then the student takes a GPU slot
+(gpus.py; a CPU slot with --no-gpu), one student per GPU, whose worker
+proved with a probe, run as its graders run, that CUDA sees exactly its
+GPU. The student's lab graders share it through two lock files
+(GRADER_GPU_SHARE, gpu_share.h): correctness tests side by side, every
+measurement alone, a test that failed while sharing run again alone
+(--labs-in-turn: one lab after another).
 
-Every file a student ends up with is written atomically, and
-OUT/students/<id>/labN/lab.json (written last) marks a lab as done.
-OUT/students/<id>/student.json is composed from every lab.json on disk, so
-runs with --labs, --only and --force add to a student's record and never
-replace it: a batch killed at any moment is resumed by running it again,
-and redoes only the unfinished labs.
+Every file is written atomically; labN/lab.json, written last, marks a lab
+done, and student.json is composed from every lab.json on disk, so runs
+with --labs, --only and --force add to a record, and a killed batch run
+again redoes only the unfinished labs.
 
 Nothing the student's code could have written is read by path: the grader
 writes its results to a descriptor the batch opened (--results-fd), its
@@ -55,10 +50,8 @@ REPO = course_mod.REPO
 BUILD_ERRORS_KEEP = 8000
 COMPILE_MEMORY_BYTES = 8 << 30   # a recursive-include compile reached 9.3 GB in a minute
 SCRATCH_BYTES = 1 << 30          # a sandboxed command's /tmp (sandbox.wrap: where bwrap can cap it)
-# A lab's built files: the largest lab's (lab 7: a 1.6 MiB test program,
-# a 1.4 MiB race runner and its objects) come to under 5 MiB; 512 MiB
-# leaves room for any honest code and bounds the disk 16 students at once
-# can fill (7 labs each: 56 GiB at most, where per-file caps allowed 84).
+# A lab's built files: the largest lab's come to under 5 MiB; 512 MiB leaves
+# room for any honest code and bounds the disk many students at once can fill.
 BUILD_FOLDER_BYTES = 512 << 20
 
 
@@ -162,22 +155,19 @@ class Batch:
         work = os.path.join(self.out, ".work")
         if os.path.isdir(work):
             shutil.rmtree(work, ignore_errors=True)  # scratch of a killed batch
-        # Students' files and logs pass through here: the batch's alone (the
-        # sandbox shows a grader its own folders by binding them, never
-        # through this one).
-        os.makedirs(work, mode=0o700, exist_ok=True)
-        os.chmod(work, 0o700)
-        # The graders' results channels: files only the batch can open.
+        # Students' files and logs pass through .work: the batch's alone (the
+        # sandbox binds a grader's own folders, never this one); private/
+        # holds the graders' results channels, which only the batch can open.
         self.private = os.path.join(work, "private")
-        os.makedirs(self.private, mode=0o700, exist_ok=True)
-        os.chmod(self.private, 0o700)
+        for folder in (work, self.private):
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            os.chmod(folder, 0o700)
         self.prove_workers(work)
 
     def set_up_isolation(self):
-        """The sandbox and the uid pool, or the batch stops: it never grades
-        unsandboxed or as root unless told to (--no-sandbox,
-        --allow-root-graders), and every student's record says how it was
-        graded (grading_status: "unsandboxed", "graders as root")."""
+        """The sandbox and the uid pool, or the batch stops: never unsandboxed
+        or as root unless told to (--no-sandbox, --allow-root-graders), and
+        then every record's grading_status says so."""
         try:
             self.sandbox = sandbox_mod.probe(not self.args.no_sandbox)
         except sandbox_mod.SandboxError as e:
@@ -233,10 +223,9 @@ class Batch:
         self.student_slots.put(slot)
 
     def grader_env(self, gpu, home):
-        """The environment of everything run on a worker (the graders and
-        the worker's probe): the instructor's settings, never the
-        student's: the seed, and where the graders' shared libraries are
-        when they are not installed system-wide (CMocka under /opt, say)."""
+        """The environment of the graders and the worker's probe: the
+        instructor's settings, never the student's (the seed, and where the
+        graders' shared libraries are: CMocka under /opt, say)."""
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": "/tmp",
                "HOME": "/tmp" if self.sandbox.enabled else home}
         for name in ("LAB_SEED", "LD_LIBRARY_PATH"):
@@ -296,8 +285,8 @@ class Batch:
     def graded_before(self, lab_out, files_hash):
         """(the lab's record on disk when it graded these very files with
         this course, else None; why it is graded again, None for a lab
-        never graded). A killed batch's unchanged labs are kept as they
-        are: that is what makes a resumed gradebook the uninterrupted one."""
+        never graded). Keeping unchanged labs makes a resumed gradebook the
+        uninterrupted one."""
         done = os.path.join(lab_out, "lab.json")
         if not os.path.exists(done):
             return None, None
@@ -315,9 +304,8 @@ class Batch:
 
     def build_lab(self, sub, lab, taken, scratch, slot=0):
         """Stages and builds one lab: its finished record when there is
-        nothing to run (graded before with these files and this course,
-        not submitted, too large, did not build), else a BuiltLab for
-        run_lab."""
+        nothing to run (graded before, not submitted, too large, did not
+        build), else a BuiltLab for run_lab."""
         lab_out = os.path.join(student_dir(self.out, sub.id), lab.name)
         files, too_large, files_hash = self.lab_files(sub, lab, taken)
         if not self.args.force:
@@ -329,18 +317,18 @@ class Batch:
         rubric = self.course.rubrics[lab.name]
         curve = self.course.curves.get(lab.name, {})
         os.makedirs(lab_out, exist_ok=True)
+
+        def finish(record):
+            record.files_hash = files_hash
+            return self._finish_lab(lab_out, record, start)
         if too_large:  # handed in, but never unpacked: 0, and the student is told why
-            record = score.score_lab(lab.name, rubric, curve, state="too_large", reason=(
+            return finish(score.score_lab(lab.name, rubric, curve, state="too_large", reason=(
                 f"not graded: {', '.join(too_large)} "
                 f"{'is' if len(too_large) == 1 else 'are'} over "
-                f"{submissions.MAX_FILE_BYTES >> 10} KiB (a larger file is not unpacked)"))
-            record.files_hash = files_hash
-            return self._finish_lab(lab_out, record, start)
+                f"{submissions.MAX_FILE_BYTES >> 10} KiB (a larger file is not unpacked)")))
         if not files:
-            record = score.score_lab(lab.name, rubric, curve, state="not_submitted",
-                                     reason="not submitted")
-            record.files_hash = files_hash
-            return self._finish_lab(lab_out, record, start)
+            return finish(score.score_lab(lab.name, rubric, curve, state="not_submitted",
+                                          reason="not submitted"))
 
         work = os.path.join(scratch, lab.name)
         staged = {}
@@ -373,16 +361,14 @@ class Batch:
                                      reason=f"not graded: the lab did not build ({result.message})")
             record.build_errors = _errors_only(log_text, work)[-BUILD_ERRORS_KEEP:]
             record.symbol_findings = result.symbol_findings
-            record.files_hash = files_hash
-            return self._finish_lab(lab_out, record, start)
+            return finish(record)
         return BuiltLab(lab, result.exe, work, lab_out, start, result.symbol_findings, uid,
                         test_uid, files_hash)
 
     def grader_argv(self, built, results_fd, share_lock, at_once):
-        """The grader's command line: the course's runner, executing the
-        test program linked with the student's code (harness.h). Several
-        tests at once (--jobs, `at_once`: slots.py) only under the locks:
-        the harness refuses it without them."""
+        """The course's runner executing the test program linked with the
+        student's code (harness.h). Several tests at once (`at_once`:
+        slots.py) only under the locks: the harness refuses it without them."""
         argv = [self.course.recipes[built.lab.name]["runner"], "--tests", built.exe,
                 "--scored-only", "--results-fd", str(results_fd)]
         if self.args.test_timeout:
@@ -394,18 +380,15 @@ class Batch:
         return argv
 
     def run_lab(self, built, gpu, share_lock, at_once=1):
-        """Runs a built lab's grader on `gpu` (a gpus.Gpu; None: no GPU),
-        sandboxed, and scores it; `share_lock`: the folder of the locks
-        through which it shares the GPU with the student's other labs
-        (gpu_share.h), or None, and `at_once` the tests it runs side by side
-        there.
+        """Runs a built lab's grader on `gpu` (None: no GPU), sandboxed, and
+        scores it; `share_lock`: the folder of the locks through which it
+        shares the GPU with the student's other labs (gpu_share.h), or None;
+        `at_once`: the tests it runs side by side there.
 
-        A lab that says "no CUDA device" on a worker with a GPU is not
-        graded as such: it runs once more, and if it says so again the
-        worker's probe decides. A worker that lost its GPU stops the batch
-        (nothing is recorded for the lab); one whose GPU still works was
-        hidden from the student's own tests by the student's code, and
-        those tests fail."""
+        "No CUDA device" on a worker with a GPU runs the lab again, then the
+        worker's probe decides: a lost GPU stops the batch (nothing
+        recorded); a working one was hidden by the student's code, and those
+        tests fail."""
         lab, lab_out = built.lab, built.lab_out
         res, raw, log = self._run_grader(built, gpu, share_lock, at_once)
         results, problem, reason = self._read_results(raw, lab_out)
@@ -463,13 +446,10 @@ class Batch:
 
     def _run_grader(self, built, gpu, share_lock, at_once):
         """One run of a lab's grader: (runner.Result, the raw results, the
-        run log's text).
-
-        The grader's results come back through a file only the batch can
-        name: opened here, unlinked at once, inherited as a descriptor. Its
-        output goes through a pipe into the batch's private folder. In the
-        sandbox the lab's folder is read-only and the grader's only
-        writable place is a size-capped /tmp."""
+        run log's text). The results come back through a file only the
+        batch can name (unlinked at once, inherited as a descriptor); the
+        output through a pipe into the private folder. In the sandbox the
+        lab's folder is read-only; the only writable place is a capped /tmp."""
         lab, work = built.lab, built.work
         env = self.grader_env(gpu, work)
         readonly = [self.course.cache]
@@ -532,10 +512,10 @@ class Batch:
                 f"error: {score.UNREADABLE} ({e}); the raw file is kept as grader.json"
 
     def run_labs(self, built, scratch):
-        """A student's built labs: one GPU slot for all of them, their
-        graders together (or in turn), records in the order given. The
-        locks are the student's own files: whatever of theirs might outlive
-        their graders cannot hold up the next student."""
+        """A student's built labs: one GPU slot for all, graders together
+        (or in turn), records in the order given. The locks are the
+        student's own files, so nothing of theirs that outlives their
+        graders can hold up the next student."""
         if not built:
             return []
         gpu = self.run_slots.get()
@@ -567,8 +547,8 @@ class Batch:
     # --------------------------------------------------------- a student
     def labs_to_grade(self, sub, taken):
         """The labs of this run to grade now (all with --force): those with
-        no record of these files and this course. Labs graded before are
-        said, one line for the student: which, and what changed."""
+        no record of these files and this course. One line says which labs
+        graded before are graded again, and what changed."""
         labs, again = [], []
         folder = student_dir(self.out, sub.id)
         for lab in self.labs:
@@ -666,11 +646,9 @@ class Batch:
         return student
 
     def write_pages(self, student_out, student: StudentRecord):
-        """What the student reads, from their record and this run's labs
-        (and weights): results.json, and the page with its text twin
-        (feedback.py). Written when the student is graded, and again for
-        every student at the end of a run, so that a change of weights
-        reaches every page without a regrade."""
+        """results.json and the feedback page with its text twin, from the
+        record and this run's labs and weights: written when graded and
+        again at the end of every run, so new weights need no regrade."""
         order = [l.name for l in self.course.labs]
         records = [student.labs[n] for n in order if n in student.labs]
         dates, history = {}, {}
@@ -777,9 +755,8 @@ class Batch:
         if self.args.force:
             for s in subs:
                 _unlink(os.path.join(student_dir(self.out, s.id), "student.json"))
-        # Every submission is looked at: one graded before is unpacked and
-        # its labs kept where their files and the course are as they were
-        # (labs_to_grade); only the others are graded again.
+        # Every submission is unpacked; labs_to_grade keeps the labs whose
+        # files and course are unchanged.
         todo = subs
         before = sum(1 for s in subs if self.is_graded(s))
         where = ("GPUs " + ", ".join(f"{g.index} ({g.name})" for g in self.gpus)
@@ -871,9 +848,8 @@ def _student_record(folder):
 
 def lab_files_hash(files, too_large):
     """What a lab graded: its student files ({rel: path}) by path and
-    content, and those too large to unpack by path; a lab not submitted
-    has the hash of nothing. The skeleton's files are the course's, which
-    its fingerprint covers."""
+    content, those too large to unpack by path (the skeleton's files are
+    covered by the course's fingerprint)."""
     h = hashlib.sha256()
     for rel in sorted(files):
         with open(files[rel], "rb") as f:

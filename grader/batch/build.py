@@ -4,15 +4,14 @@ archive them as the lab's library, and link the lab's grader from the
 shared build's objects and libraries with that library swapped in. Nothing
 of the shared build is written to; everything new lands in `workdir`.
 
-Every step runs as the graders do: in the sandbox, as the lab's pool uid,
-in the graders' clean environment, with limits on memory, file size and time (a student's
-`#include "/etc/gshadow"` reads nothing; a recursive include runs out of
-memory, not the machine). A step that fails because the course itself is
-broken (a recipe input gone, nvcc's options file among them) is an
-InfraError: the batch stops, and never records "did not build"."""
+Every step runs as the graders do: sandboxed, as the lab's pool uid, in
+the graders' clean environment, with limits on memory, file size and time
+(`#include "/etc/gshadow"` reads nothing; a recursive include runs out of
+memory, not the machine). A step that fails because the course is broken
+(a recipe input gone) is an InfraError: the batch stops, and never records
+"did not build"."""
 import collections
 import os
-import shlex
 import shutil
 import stat
 import subprocess
@@ -31,10 +30,9 @@ OBJECT_FLAG = "compiled code reaches past the lab (a call no lab needs, a raw sy
               "code before main)"
 
 # uid: the pool uid the steps run as (None: the batch's own user); env: the
-# graders' clean environment (never the instructor's whole one);
-# folder_bytes: what the lab's writable folder may hold after any step
-# (max_file_bytes binds each file alone: a student's giant static array
-# made a 256 MiB object, program and race runner per lab).
+# graders' clean environment; folder_bytes: what the lab's folder may hold
+# after any step (max_file_bytes binds each file alone: a giant static array
+# makes a large object, program and race runner all at once).
 Limits = collections.namedtuple("Limits", "memory_bytes max_file_bytes tmp_bytes uid env "
                                           "folder_bytes")
 
@@ -68,11 +66,9 @@ def _check_infra(args, cwd, what, own_files=()):
                          "rebuilt or removed under this batch?)")
 
 
-# The next students' builds run beside the graders of the student on the
-# GPU, whose test processes spend their time in the CUDA driver, on the CPU.
-# In 20 submissions on an H100 (handouts/results/h100-batch-grading-times.txt)
-# students graded while builds still ran took 26-29 s, and 21-24 s after
-# them. The builds are ahead of the GPU anyway: they yield the CPU.
+# The next students' builds run beside the graders on the GPU, whose tests
+# spend CPU time in the CUDA driver (measured: handouts/results/
+# h100-batch-grading-times.txt). The builds are ahead anyway: they yield.
 BUILD_NICENESS = 10
 
 
@@ -112,17 +108,6 @@ def folder_bytes(top):
             except OSError:
                 pass
     return total
-
-
-def _expand_response_files(args, cwd):
-    out = []
-    for a in args:
-        if a.startswith("@") and os.path.isfile(os.path.join(cwd, a[1:])):
-            with open(os.path.join(cwd, a[1:])) as f:
-                out += shlex.split(f.read())
-        else:
-            out.append(a)
-    return out
 
 
 def _without_dependency_file(args):
@@ -182,6 +167,28 @@ def flag_for(finding):
     return OBJECT_FLAG if finding.startswith(object_review.PREFIX) else SYMBOL_FLAG
 
 
+def _replayed(args, output, swap):
+    """A recorded command line with the word after -o replaced by `output`
+    and each other word for which swap(word) gives a replacement replaced."""
+    out, after_o = [], False
+    for a in args:
+        if after_o:
+            out.append(output)
+            after_o = False
+        else:
+            new = swap(a)
+            out.append(a if new is None else new)
+            after_o = new is None and a == "-o"
+    return out
+
+
+def _write_new(path, data):
+    """A new file, never through a link: the folder is the graders' user's."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
 @dataclass
 class BuildResult:
     """What building one lab of a submission gave."""
@@ -197,17 +204,8 @@ def build_lab(recipe, staged, workdir, sandbox, readonly, log_path, limits) -> B
     os.makedirs(os.path.join(workdir, "obj"), exist_ok=True)
     for i, step in enumerate(recipe["compiles"]):
         obj = os.path.join(workdir, "obj", f"{i}_{os.path.basename(step['relative'])}.o")
-        args = []
-        after_o = False
-        for a in step["args"]:
-            if after_o:
-                args.append(obj)
-                after_o = False
-            elif a == step["file"]:
-                args.append(staged[step["relative"]])
-            else:
-                args.append(a)
-                after_o = a == "-o"
+        args = _replayed(step["args"], obj,
+                         lambda a: staged[step["relative"]] if a == step["file"] else None)
         with open(log_path, "ab") as log:
             log.write(f"== compiling {step['relative']}\n".encode())
         res = _run_step(sandbox, args, workdir, readonly, step["directory"], log_path,
@@ -259,10 +257,7 @@ def _write_student_symbols(library, out):
                           timeout=LINK_LIMIT_S)
     if proc.returncode != 0:
         raise InfraError(f"nm -P {library} failed: {proc.stderr.decode(errors='replace')[:300]}")
-    # A new file, never through a link: the folder is the graders' user's.
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "wb") as f:
-        f.write(proc.stdout)
+    _write_new(out, proc.stdout)
 
 
 STEP_OUTPUT_BYTES = 1 << 20  # a report of a few lines per kernel
@@ -297,10 +292,9 @@ def _write_kernel_resources(recipe, staged, out, workdir, sandbox, readonly, log
     ptxas's report on the student's kernels for the course's reference
     architecture, which the lab's static checks read (harness/checks/
     kernel_resources.h). A compile of the student's files, so sandboxed as
-    theirs are; a compile that fails leaves an "# error:" line, which fails
-    those checks saying why. The step writes beside it; the file itself is
-    written here, new, as <grader>.symbols is (the folder is the graders'
-    user's)."""
+    theirs are; one that fails leaves an "# error:" line, which fails those
+    checks saying why. The step writes beside it; the file is written here
+    (_write_new)."""
     r = recipe["resources"]
     sources = "|".join(staged[step["relative"]] for step in recipe["compiles"])
     args = [r["cmake"], f"-DNVCC={r['nvcc']}", f"-DCXXFILT={r['cxxfilt']}",
@@ -318,27 +312,16 @@ def _write_kernel_resources(recipe, staged, out, workdir, sandbox, readonly, log
                      "writing the kernels' resources")
         report = (f"# error: the compile for the report did not finish "
                   f"({res.describe()})\n").encode()
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "wb") as f:
-        f.write(report)
+    _write_new(out, report)
 
 
 def _link(lines, output, library, recipe, workdir, sandbox, readonly, log_path, what, limits):
     """Replays a link recipe with the output and the lab's library swapped."""
     res = None
     for line in lines:
-        args = _without_dependency_file(_expand_response_files(line, recipe["link_dir"]))
-        swapped = []
-        after_o = False
-        for a in args:
-            if after_o:
-                swapped.append(output)
-                after_o = False
-            elif os.path.basename(a) == recipe["library"]:
-                swapped.append(library)
-            else:
-                swapped.append(a)
-                after_o = a == "-o"
+        args = _without_dependency_file(symbols._expand_response_files(line, recipe["link_dir"]))
+        swapped = _replayed(args, output,
+                            lambda a: library if os.path.basename(a) == recipe["library"] else None)
         with open(log_path, "ab") as log:
             log.write(f"== linking {what}\n".encode())
         res = _run_step(sandbox, swapped, workdir, readonly, recipe["link_dir"], log_path,

@@ -1,27 +1,16 @@
 """Partial credit for speed on the GPU the lab was graded on.
 
-A speed test's curve (score.SpeedCurve) comes from the test table, with the
-H100/H200 defaults of the lab's rubric header: the floor, the ratio that
-earns nothing, and the reference solution's median ratio, which the review
-compares against. `make calibrate` also measures both on the course's GPU
-and writes them into that GPU's calibration file ("floors", "references",
-keyed by the header's macro; grader/calibration/rules.json says which macro
-is which test's). The grader's runner, which holds no student code, names
-in its results the file that graded the run; the batch then takes that
-file's floor and reference for the test in place of the defaults, from the
-course's own copy of the file (the course folder is the instructor's and
-read-only to student code).
+A speed test's curve (score.SpeedCurve: floor and reference ratio) comes
+from the test table's defaults; `make calibrate` measures both on a GPU and
+writes them into its calibration file ("floors", "references", keyed by
+macro: grader/calibration/rules.json). The runner, which holds no student
+code, names in its results the file that graded the run; the batch takes
+that file's values from the course's own read-only copy.
 
-A file the runner graded with but whose floors cannot be read stops that
-lab with the reason (CalibrationUnusable): the defaults are never used
-silently in a calibrated file's place.
-
-Each floor and reference in a file records the default it was calibrated
-against ("default"). Where that is not the test table's value now (the
-header changed since make calibrate), the file's value is not used for that
-macro: the test table's grades, and outdated() says so, one line per file,
-for the batch's output. The runner does the same for the thresholds
-(grader/harness/runner/calibration.h)."""
+A named file whose floors cannot be read stops that lab
+(CalibrationUnusable): the defaults never stand in silently. A value
+calibrated against another default than the test table's now is not used
+(outdated() says so), as the runner does for thresholds (calibration.h)."""
 import json
 import math
 import os

@@ -1,17 +1,15 @@
 """A cgroup v2 group per lab run, where the hierarchy lets the batch make
 one: memory.max and pids.max hold the lab's processes together, whatever
-uid they run as, and the kernel itself enforces them (tmpfs pages in the
-lab's /tmp are charged too). The reaper's own sum (reaper.py) stays on as
-the limit wherever there is no such group: cgroup v1 machines, or a batch
-started in a cgroup it does not own.
+uid they run as, enforced by the kernel (tmpfs pages in the lab's /tmp
+too). Elsewhere (cgroup v1, a cgroup the batch does not own) the reaper's
+own sum (reaper.py) stays the limit.
 
-Layout: the batch's own cgroup P (from /proc/self/cgroup) gets a child
-cuda-labs-<pid>/ with the memory and pids controllers enabled, and each
-lab run a child of that. Cgroup v2 lets a group pass controllers to its
-children only while it holds no process itself, so where P holds the
-batch, the batch first moves itself into cuda-labs-<pid>/batch/. Every
-path here is relative to `root` and every read of the machine takes its
-file as an argument, so the tests run it on a fake tree."""
+Layout: the batch's cgroup P gets a child cuda-labs-<pid>/ with the memory
+and pids controllers, and each lab run a child of that. A group passes
+controllers to its children only while it holds no process, so where P
+holds the batch, the batch first moves into cuda-labs-<pid>/batch/. Paths
+are relative to `root` and machine files are arguments, so the tests run
+it on a fake tree."""
 import itertools
 import os
 

@@ -1,21 +1,17 @@
 """The pristine course and its one shared build.
 
-Everything that does not depend on a student's code is built once per batch
-(common/, grader/support/, the harness, baselines, answer libraries, every
-grader's own objects): a student copy of the course (make dist-student: no
-solutions/, answer libraries prebuilt) is configured and built in
-OUT/.course/. From that build we keep a *recipe* per lab: the exact compile
-command of each of the lab's student files, the archive step and the
-grader's link command, as CMake wrote them. A submission is then built by
-replaying only those commands with the student's files (build.py): a few
-compiles and one link per lab, never a CMake configure, and any number of
-submissions at once.
+Everything that does not depend on a student's code (common/, support, the
+harness, baselines, answer libraries, every grader's objects) is built once
+per batch, from a student copy of the course (make dist-student: no
+solutions/), in OUT/.course/. From it we keep a *recipe* per lab: the exact
+compile command of each student file, the archive step and the grader's
+link, as CMake wrote them; build.py replays only those with the student's
+files, never a CMake configure.
 
-Several batches may share one cache (--course-cache, shards on one
-machine). A lock file beside it keeps them apart: a batch holds it shared
-while it grades, and exclusively only to build, so a cache is never
-rebuilt under a batch that is using it; a batch that needs another version
-of the course waits for the others to finish, and says so.
+Several batches may share one cache (--course-cache): a lock file beside
+it is held shared while grading and exclusively only to build, so a cache
+is never rebuilt under a batch using it (one that needs another version
+waits, and says so).
 """
 import fcntl
 import hashlib
@@ -231,19 +227,15 @@ def _recipe(lab, build, commands):
     link_txt = _find_link_txt(build, lab.tests_target)
     with open(archive_txt) as f:
         ar = shlex.split(f.readline())[0]
-    with open(link_txt) as f:
-        links = [shlex.split(line) for line in f if line.strip()]
     recipe = {"compiles": compiles, "ar": ar, "library": f"lib{library}.a",
               "link_dir": os.path.dirname(os.path.dirname(os.path.dirname(link_txt))),
-              "links": links,
+              "links": _link_lines(link_txt),
               # The runner is the course's own, run as built: only the test
               # program is linked with each submission.
               "runner": os.path.join(build, "bin", lab.check_target)}
     # Labs whose static checks read ptxas's report on the student's kernels
-    # (add_cuda_lab's KERNEL_RESOURCES: <test program>.resources next to the
-    # course's grader) get the same report for each submission, written by
-    # the same script with the same compiler, architecture and include path
-    # (build.py, _write_kernel_resources).
+    # (KERNEL_RESOURCES) get it for each submission from the same script,
+    # compiler, architecture and include path (build._write_kernel_resources).
     if os.path.exists(os.path.join(build, "bin", lab.tests_target + ".resources")):
         cache = _cmake_cache(build)
         recipe["resources"] = {
@@ -252,18 +244,21 @@ def _recipe(lab, build, commands):
             "script": os.path.join(build, "..", "src", "grader", "cmake",
                                    "WriteKernelResources.cmake"),
             "includes": _include_dirs(compiles[0]["args"], compiles[0]["directory"])}
-    # Labs with shared memory have a race runner (labN_racecheck): the
-    # grader's race check runs it, from the grader's own folder, under
-    # compute-sanitizer; so it is linked against the student's library too.
+    # A lab's race runner (labN_racecheck), which the grader's race check
+    # runs from its own folder, is linked against the student's library too.
     runner = f"lab{lab.number}_racecheck"
     try:
         runner_txt = _find_link_txt(build, runner)
     except RuntimeError:
         return recipe
-    with open(runner_txt) as f:
-        recipe["race_runner"] = {"name": runner, "links": [shlex.split(line) for line in f
-                                                           if line.strip()]}
+    recipe["race_runner"] = {"name": runner, "links": _link_lines(runner_txt)}
     return recipe
+
+
+def _link_lines(link_txt):
+    """The commands of a CMake link.txt, each split into its words."""
+    with open(link_txt) as f:
+        return [shlex.split(line) for line in f if line.strip()]
 
 
 def _include_dirs(args, directory):

@@ -2,18 +2,15 @@
 CUDA is told to use it, and the probe that proves, before anyone is
 graded, that every worker's CUDA sees its own GPU.
 
-Why this care: with one /dev/nvidiaN bound into a sandbox, CUDA numbers
-the one GPU it can open as device 0, so CUDA_VISIBLE_DEVICES=1 there means
-"no device" (measured on a 4-GPU H200 machine: cuInit returned 100), and a
-worker whose graders all find no device ends every lab in a second and
-takes most of the queue. So inside the sandbox the worker's GPU is selected
-as 0, outside it by its UUID (CUDA's own order need not be nvidia-smi's),
-and a probe of each worker, run exactly as its graders run, must name the
-GPU nvidia-smi listed for it before the first student is graded.
+With one /dev/nvidiaN bound into a sandbox, CUDA numbers that GPU 0, so
+CUDA_VISIBLE_DEVICES=1 there means "no device", and a worker whose graders
+find no device ends every lab in a second and takes most of the queue. So
+in the sandbox the GPU is selected as 0, outside it by UUID (CUDA's order
+need not be nvidia-smi's), and each worker's probe, run as its graders run,
+must name its GPU before the first student is graded.
 
-Everything here that reads the machine takes its inputs as arguments
-(nvidia-smi's text, a /proc and a /dev root), so the tests can hand it a
-fake machine."""
+What reads the machine takes its inputs as arguments (nvidia-smi's text, a
+/proc and a /dev root), so the tests can hand it a fake machine."""
 import glob
 import os
 import re

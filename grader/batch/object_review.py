@@ -1,30 +1,22 @@
 """What a student's compiled objects reach for that no lab needs, read from
 the objects themselves: the review list's text rules miss a forger who
-spells a thing another way (a namespace-scope object instead of a
-constructor attribute, syscall(SYS_openat, ...) instead of open, a path
-built at run time), but the compiler cannot hide what the object calls,
-which instructions its host code holds, or what runs before main.
+spells a thing another way (a namespace-scope object, syscall(SYS_openat),
+a path built at run time), but the compiler cannot hide what the object
+calls, which instructions its host code holds, or what runs before main.
 
-Four checks, each finding a line that names what was found:
-- every undefined symbol must be on the allowlist: the CUDA runtime (but
-  graphs, stream capture and driver entry points), nvcc's and the C++
-  runtime's own helpers, the course's contract (common/), and a short list
-  of the C library (printing, memory, strings, maths, clocks). Anything
-  else is named, with the family it belongs to where it is a known way
-  around the grader (raw system calls, other processes' memory, the
-  driver API, CUPTI, cuBLAS, dynamic loading, processes, files, signals);
-- a `syscall` (x86-64), `int $0x80` or `svc` (AArch64) instruction in the
-  host code;
-- code that runs before main beyond nvcc's own registration: measured on
-  the lab 1 skeleton (CUDA 13.0), a plain nvcc object has exactly one
-  .init_array entry, and one C++ namespace-scope object with a dynamic
-  initializer adds a second; any .preinit_array, .ctors or .dtors; an
-  IFUNC symbol;
-- two kernels whose machine code (SASS, per architecture) is byte for byte
-  the same: a renamed copy of another stage's kernel, which the launch
-  watch's check by name cannot tell apart.
-A ctest (test_symbols.py) runs these on every lab's solution and skeleton
-objects of the build: none may have a finding."""
+Four checks, each finding a line naming what was found:
+- every undefined symbol must be on the allowlist (_ALLOWED: the CUDA
+  runtime but graphs, capture and driver entry points; nvcc's and the C++
+  runtime's helpers; the course's common/; a short list of libc); anything
+  else is named, with its family where it is a known way around the
+  grader (_FAMILIES);
+- a `syscall`, `int $0x80` or `svc` instruction in the host code;
+- code before main beyond nvcc's registration: a plain nvcc object has
+  exactly one .init_array entry (a dynamic initializer adds one); any
+  .preinit_array, .ctors or .dtors; an IFUNC symbol;
+- two kernels with byte-identical SASS: a renamed copy of another stage's
+  kernel, which the launch watch's check by name cannot tell apart.
+test_symbols.py proves every lab's solution and skeleton have no finding."""
 import re
 import subprocess
 
@@ -150,8 +142,7 @@ def before_main(obj, readelf="readelf", nm="nm"):
 
 # Kernels of up to 16 instructions (16 bytes each from sm_70 on) are not
 # compared: an untouched skeleton's kernels are 16 (a return, padded), all
-# alike, and no stage whose kernel is the lesson fits in so few (measured,
-# CUDA 13.0: lab 4's smallest reference kernel has 40, lab 5's 56).
+# alike, and no reference kernel that is a lesson fits in so few.
 SMALLEST_COMPARED_KERNEL = 17 * 16
 
 

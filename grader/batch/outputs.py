@@ -25,7 +25,7 @@ from typing import Dict, List
 
 from . import weights
 from .records import BatchRecord, LabInfo, StudentRecord
-from .util import id_key, nfc, read_json, write_atomic, write_json_atomic
+from .util import fmt, id_key, nfc, read_json, write_atomic, write_json_atomic
 
 
 STUDENTS = "students"
@@ -58,11 +58,6 @@ def _write_rows(rows):
     for row in rows:
         w.writerow([csv_cell(c) for c in row])
     return buf.getvalue()
-
-
-def fmt(x):
-    x = round(float(x), 2)
-    return str(int(x)) if x.is_integer() else f"{x:.2f}"
 
 
 def load_students(outs) -> Dict[str, StudentRecord]:
@@ -190,6 +185,15 @@ def _labs_with(rec: StudentRecord, lab_names, **want):
             all(getattr(rec.labs[n], k) == v for k, v in want.items())]
 
 
+# Why labs scored what they scored, in grading_status: (the lab record's
+# field, its value, the words). A grader stopped, or results that could not
+# be used, is a reason the student must be told.
+LAB_TROUBLES = (("state", "too_large", "too large"), ("state", "build_failed", "did not build"),
+                ("state", "error", "not graded"), ("problem", "time limit", "time limit"),
+                ("problem", "results unreadable", "results unreadable"),
+                ("problem", "no results", "no results"))
+
+
 def status_text(rec: StudentRecord, lab_names):
     if rec.state == "error":
         return "error: " + (rec.error if rec.error is not None else "could not be graded")
@@ -205,21 +209,10 @@ def status_text(rec: StudentRecord, lab_names):
         parts.append("not submitted: " + " ".join(missing))
     elif missing:
         parts.append("not submitted")
-    too_large = _labs_with(rec, lab_names, state="too_large")
-    if too_large:
-        parts.append("too large: " + " ".join(too_large))
-    failed = _labs_with(rec, lab_names, state="build_failed")
-    if failed:
-        parts.append("did not build: " + " ".join(failed))
-    broken = _labs_with(rec, lab_names, state="error")
-    if broken:
-        parts.append("not graded: " + " ".join(broken))
-    # A lab whose grader was stopped, or whose results could not be used,
-    # scored what it scored for a reason the student must be told.
-    for problem in ("time limit", "results unreadable", "no results"):
-        hit = _labs_with(rec, lab_names, problem=problem)
+    for field, value, said in LAB_TROUBLES:
+        hit = _labs_with(rec, lab_names, **{field: value})
         if hit:
-            parts.append(f"{problem}: {' '.join(hit)}")
+            parts.append(f"{said}: {' '.join(hit)}")
     ungraded = [n for n in lab_names if n not in rec.labs]
     if ungraded and rec.state == "graded":
         parts.append("not graded yet: " + " ".join(ungraded))
@@ -575,15 +568,13 @@ def machine_problems(shards: List[Shard]):
 
 def merge(outs, dest, roster=None, accept_incomplete=False, replace=(), shards_expected=None,
           mixed_gpus=False):
-    """Joins shard outputs: one gradebook, review list and summary. Each
-    output is checked (read_shard); a student in two outputs is refused
-    unless `replace` names the output that counts; a set of shards that is
-    not the whole list graded to the end is refused unless
-    accept_incomplete: then the students not graded get a row that says
-    so, never "not submitted". `shards_expected`: the count the class was
-    split into, which every shard must have been graded with (a rerun of
-    one Slurm task knows no other count); shards graded on different GPU
-    models or calibrations are refused unless mixed_gpus."""
+    """Joins shard outputs: one gradebook, review list and summary. Refused:
+    a student in two outputs unless `replace` names the one that counts;
+    shards that are not the whole list graded to the end unless
+    accept_incomplete (then the students not graded get a row saying so,
+    never "not submitted"); a shard graded as one of another count than
+    `shards_expected`; different GPU models or calibrations unless
+    mixed_gpus."""
     shards = [read_shard(o) for o in outs]
     wrong = [s.name() for s in shards if shards_expected and s.batch.shard[1] != shards_expected]
     if wrong:

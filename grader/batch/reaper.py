@@ -1,21 +1,18 @@
 """Runs one command and, when it ends or is stopped, kills every process it
 left behind: the batch's per-lab reaper.
 
-Killing a process group is not enough: a student's helper that calls
-setsid() leaves the group, and a double fork hands the grandchild to init,
-where nobody waits for it. As a child subreaper (PR_SET_CHILD_SUBREAPER)
-this process inherits every orphan of the command instead, setsid or not,
-so it can find them all (its children, theirs, ...) and kill them. That
-holds without the sandbox and without cgroups (which need systemd or a
-delegated hierarchy, often missing on a course's GPU box).
+Killing a process group is not enough: setsid() leaves the group, and a
+double fork hands the grandchild to init. As a child subreaper
+(PR_SET_CHILD_SUBREAPER) this process inherits every orphan of the
+command, so it finds them all and kills them, without the sandbox or
+cgroups (often missing on a course's GPU box).
 
 It also holds the command's processes to one memory limit together
-(--tree-memory BYTES): RLIMIT_DATA binds each process alone, so three
-children of 900 MiB each ran under a 1 GiB limit. What counts is each
-process's proportional share of its anonymous and shared-memory pages
-(smaps_rollup's Pss_Anon + Pss_Shmem; RssAnon + RssShmem on kernels
-without them), never plain RSS, which counts the shared CUDA libraries
-once per process. Over the limit, everything is killed and it says so.
+(--tree-memory BYTES), since RLIMIT_DATA binds each process alone. It
+counts each process's proportional anonymous and shared-memory pages
+(smaps_rollup's Pss_Anon + Pss_Shmem; else RssAnon + RssShmem), never
+plain RSS, which counts the shared CUDA libraries once per process. Over
+the limit, everything is killed and it says so.
 
   python3 reaper.py [--tree-memory BYTES] COMMAND [ARG...]
 exits with the command's status (128+N for signal N; OVER_MEMORY when it

@@ -2,13 +2,10 @@
 boundary (lab.json, student.json, batch.json, labs.json).
 
 Instructors' scripts, LMS imports and a resumed batch read these files, so
-to_json() writes exactly the keys, in exactly the order, that the batch
-wrote when the records were plain dicts: a key that only some records carry
-(a lab's build_errors or run, a test's ratio) is left out when it is None
-rather than written as null. from_json() reads older files too (resume
-after an upgrade): a key they lack takes its default, and a key this
-version does not know is kept in `extra` and written back after the
-others, so nothing a file held is lost by passing through."""
+to_json() keeps a fixed key order and leaves out a key only some records
+carry (build_errors, run, ratio) when it is None. from_json() reads older
+files: a missing key takes its default, and an unknown one is kept in
+`extra` and written back, so nothing a file held is lost."""
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -58,10 +55,8 @@ class LabTest:
     @classmethod
     def from_json(cls, data: Json) -> "LabTest":
         known, extra = _known_and_extra(cls, data)
-        known.setdefault("name", "")
-        known.setdefault("group", "")
-        known.setdefault("max_score", 0)
-        known.setdefault("bonus", False)
+        for key, default in (("name", ""), ("group", ""), ("max_score", 0), ("bonus", False)):
+            known.setdefault(key, default)
         return cls(**known, extra=extra)
 
 
@@ -88,15 +83,11 @@ class RunInfo:
 
 @dataclass
 class LabRecord:
-    """One lab of one submission (lab.json, and the values of student.json's
-    "labs"). state: graded, not_submitted, too_large (a file of the lab
-    over the size limit: never unpacked, 0 points), build_failed or error.
-
-    The last fields belong to some states only and are written only when
-    set: build_errors to a lab that did not build; problem (null or not)
-    and run to a lab whose grader ran; symbol_findings to a lab that was
-    built; seconds, files_hash and course to a lab.json (not to an error
-    row's labs)."""
+    """One lab of one submission (lab.json, and student.json's "labs").
+    state: graded, not_submitted, too_large (a file over the size limit:
+    never unpacked, 0 points), build_failed or error. The fields from
+    build_errors on belong to some states only and are written only when
+    set."""
     lab: str
     title: str
     state: str
@@ -184,15 +175,12 @@ class ReviewFlag:
 
 @dataclass
 class StudentRecord:
-    """student.json: a submission's record, composed from its labs.
-
-    A graded student has sandbox, taken, ignored and seconds; an error row
-    has error instead. The fields of only one kind are None in the other
-    and left out of the file, as before. The class outputs also make rows
-    that are never written (outputs.py): a student of the roster with no
-    submission (state not_submitted), one of a shard not merged
-    (missing_shard) or whose shard did not finish (shard_incomplete), and
-    not_on_roster marks a submission the roster lacks."""
+    """student.json: a submission's record, composed from its labs. A
+    graded student has sandbox, taken, ignored and seconds; an error row
+    has error instead (the other kind's fields are None, left out of the
+    file). outputs.py also makes rows never written: not_submitted (on the
+    roster), missing_shard, shard_incomplete; not_on_roster marks a
+    submission the roster lacks."""
     id: str
     state: str                        # graded, error; not_submitted, missing_shard, ...
     entry: Optional[str] = None       # the entry's name as printable text

@@ -21,7 +21,7 @@ import urllib.parse
 
 from . import weights
 from .records import StudentRecord
-from .util import say, write_atomic
+from .util import fmt, say, write_atomic
 
 PICTURES = {
     "score_distribution.png": "score distribution per lab",
@@ -130,10 +130,7 @@ def _e(x):
 
 
 def _num(x):
-    if x is None:
-        return "-"
-    x = round(float(x), 2)
-    return str(int(x)) if x.is_integer() else f"{x:.2f}"
+    return "-" if x is None else fmt(x)
 
 
 def _bar(fraction, text, colour="#4477aa"):

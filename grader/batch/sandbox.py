@@ -1,22 +1,18 @@
 """The sandbox every build and grader run goes through: bubblewrap (bwrap).
 
-What it gives: no network; the system and the prepared course read-only
-(the course is a student copy: solutions/ is not there to read); one
-writable folder while it builds, this lab's scratch folder (read-only
-while its grader runs); a private /tmp, size-capped where bubblewrap can
-(--size, bubblewrap 0.8 or newer; older ones give an uncapped /tmp, said
-once); a private process and IPC namespace that dies with the batch;
-/sys and /proc (CUDA needs them); and of /dev only the standard nodes plus
-the NVIDIA nodes of the one GPU this worker owns (gpus.py). Run as root,
-the batch runs every build and grader inside it as a uid of its own pool
-(uids.py; setpriv, no capabilities, no groups but the GPU nodes' group
-where they are not open to all), so that one student's processes count,
-and can be killed, apart from everyone else's. Every command also starts
+It gives: no network; the system and the prepared course (a student copy:
+no solutions/) read-only; one writable folder while it builds, the lab's
+scratch folder (read-only while its grader runs); a private /tmp, capped
+where bwrap can (--size, 0.8+; else uncapped, said once); private process
+and IPC namespaces that die with the batch; /sys and /proc (CUDA needs
+them); of /dev only the standard nodes and this worker's GPU's (gpus.py).
+Run as root, every build and grader runs as a pool uid (uids.py; setpriv,
+no capabilities, no groups but the GPU nodes' where needed), so one
+student's processes count, and are killed, apart. Every command starts
 with an empty session keyring and no way to reach a keyring (keyrings.py).
 
-It fails closed: no bubblewrap, or one that is not permitted, stops the
-batch unless the instructor says --no-sandbox; a pool that cannot be used
-stops it unless --allow-root-graders (docs/instructors.md: threat model)."""
+It fails closed: no permitted bwrap stops the batch unless --no-sandbox; an
+unusable pool stops it unless --allow-root-graders (docs/instructors.md)."""
 import os
 import shutil
 import subprocess

@@ -1,34 +1,23 @@
-"""Scores one lab of one submission from the grader's results (JSON that
-came back over the batch's own descriptor, --results-fd, harness_report.c)
-and the lab's test table (--rubric):
+"""Scores one lab of one submission from the grader's results (JSON back
+over the batch's own descriptor, --results-fd) and the lab's rubric:
 
-- the results are validated first (read_results, into Results and
-  ReportedTest): UTF-8 with bad bytes replaced, the schema, finite numbers
-  only; results that fail are "unreadable" and earn nothing;
+- the results are validated first (read_results): UTF-8, the schema,
+  finite numbers only; results that fail are "unreadable" and earn nothing;
 - points come from the rubric, never from the results: a passed test earns
-  its rubric points unless its gate (the rubric's "gate") failed, so a
-  forged "points" or "gated_by" in the file changes nothing;
-- a failed speed test earns partial credit on its curve (the rubric's
-  "speed": the test table's row, curve_from_rubric): nothing at or below
-  the floor ratio, full points at the threshold the test reports, linear
-  in between;
-- a GPU test that found no GPU (its "skip_reason" is "no_gpu") earns 0 and
-  says "not graded: no GPU" (it is never counted as passed); the lab is
-  flagged as partly graded;
-- a speed test whose ratio cannot be graded on the grading GPU (its
-  "skip_reason" is "not_gradable": that GPU's calibration file says the
-  reference and the baseline are too close there) earns nothing and is left
-  out of the lab's possible points ("not graded on this GPU");
-- which calibration graded the lab (the results' "calibration", schema 4)
-  is kept in the lab record;
-- when the grader and each test ran (schema 5: "started_at", each test's
-  "started_s", "ended_s", "alone_from_s") is read for timeline.py and
-  never scored: a value that is not a time a run can have reads as None;
-- a test that never reported (the grader crashed or was killed as a whole,
-  or the lab did not build, or was not submitted) earns 0 and says why.
+  its rubric points unless its gate failed, so a forged "points" or
+  "gated_by" changes nothing;
+- a failed speed test earns partial credit on its curve (curve_from_rubric):
+  nothing at or below the floor ratio, full points at the test's
+  threshold, linear in between;
+- a GPU test that found no GPU ("no_gpu") earns 0, never counts as passed,
+  and flags the lab as partly graded; a ratio the grading GPU's calibration
+  cannot grade ("not_gradable") earns nothing and leaves the possible points;
+- the calibration and the run's times (schema 4 and 5) are kept for the
+  record and timeline.py, never scored;
+- a test that never reported (crash, kill, no build, not submitted) earns
+  0 and says why.
 
-The result is a records.LabRecord (lab.json); gradescope.py turns records
-into Gradescope's results.json."""
+The result is a records.LabRecord (lab.json)."""
 import json
 import math
 from dataclasses import dataclass, field
@@ -195,11 +184,9 @@ def _calibration(value):
 
 
 def _seconds(value):
-    """A test's time, its wait for the GPU or a moment of its run (schema
-    5) as a float, or None when it is not one a test can take (the time
-    only shares out the slots, slots.py, and the moments only draw the
-    timeline: an integer too large for a float must not reach their
-    arithmetic)."""
+    """A test's time, GPU wait or moment (schema 5) as a float, or None
+    when it is not one a test can take: an integer too large for a float
+    must not reach slots.py's or the timeline's arithmetic."""
     seconds = _as_float(value)
     return seconds if seconds is not None and 0.0 <= seconds < 1e7 else None
 
@@ -240,9 +227,8 @@ def gate_failures(rubric, reported: Dict[str, ReportedTest]):
 
 
 def graded_tests(rubric):
-    """The tests the batch runs (the grader's --scored-only): CPU and GPU
-    tests worth points. Self-tests check the grader, not the student, and
-    the measurement tables earn nothing."""
+    """The tests the batch runs (--scored-only): CPU and GPU tests worth
+    points (self-tests check the grader; measurement tables earn nothing)."""
     return [t for t in rubric["tests"] if t["group"] in ("cpu", "gpu") and t["points"] > 0]
 
 

@@ -1,24 +1,16 @@
 """How many tests at once each of a student's lab graders runs while they
 share the GPU (the harness's --jobs).
 
-A student's graders start together, and the student is done when the last
-one ends. Given the same number each, the labs with the most work (lab 7's
-five measured stages, lab 5's reductions) are still running long after the
-others have ended, with the GPU half idle: on an H200 the seven graders
-ran 101 tests in 25 s, and in the last 10 s only labs 5, 6 and 7 were left,
-2 to 6 tests at a time.
-
+A student is done when the last grader ends; with the same number each,
+the labs with the most work run long after the others, the GPU half idle.
 So the batch shares the same total (--tests-at-once x the number of labs)
-in proportion to the work each lab's grader did for the students graded so
-far: the sum of its tests' times, as its runner measured them (the runner
-holds no student code, so a submission cannot move these numbers except
-by being slow itself), less the time they waited to measure with the GPU
-to themselves. More places do not shorten those waits (one measurement at
-a time for the whole student), and counting them gave the most places to
-the labs that measure most: on an H100, 19 s of lab 6's 33 s of test time
-were such waits. The median over the last students keeps one
-student's hung or crashing tests from moving the share. Until every lab of
-a student has a measurement, each gets --tests-at-once, as before."""
+in proportion to each lab's work for the students graded so far: the sum
+of its tests' times as its runner measured them (the runner holds no
+student code, so a submission can only move them by being slow itself),
+less the time they waited to measure alone, which more places do not
+shorten. The median over the last students keeps one student's hung tests
+from moving the share. Until every lab has a measurement, each gets
+--tests-at-once."""
 import statistics
 import threading
 

@@ -1,18 +1,13 @@
 """Submissions in: one entry per student in the SUBMISSIONS folder, named by
-the student's id: a folder or an archive (ARCHIVE_SUFFIXES). Every other
-entry a student could have made (another format, a link, a name that is no
-id) still becomes a Submission, with an error for the student's own
-gradebook row: nothing a class hands in is skipped silently, and nothing
-crashes the batch. Archives are unpacked defensively (no absolute paths,
-no '..', no links or devices, caps on files, bytes and members; a file
-too large for a lab is skipped, not the submission), an extra top-level
-folder (a zipped clone) is looked through, and only the whitelisted lab
-files are kept (labs.py).
-
-An LMS names the entries of its "download all submissions" its own way
-(ID_PATTERNS): --id-pattern takes the id out of each name; an entry the
-pattern does not match keeps its own name as its id, and the roster
-summary lists it before grading."""
+the student's id: a folder or an archive (ARCHIVE_SUFFIXES). Any other
+entry (another format, a link, a name that is no id) becomes a Submission
+with an error for its own gradebook row: nothing is skipped silently, and
+nothing crashes the batch. Archives are unpacked defensively (no absolute
+paths, no '..', no links or devices, caps on files, bytes and members; a
+file too large is skipped, not the submission), a top-level folder (a
+zipped clone) is looked through, and only the whitelisted lab files are
+kept (labs.py). --id-pattern takes the id out of an LMS's entry names
+(ID_PATTERNS); an entry it does not match keeps its own name."""
 import bz2
 import dataclasses
 import errno
@@ -54,15 +49,10 @@ ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.
                       errno.EMFILE, errno.ENFILE}
 
 
-# The names an LMS gives the entries of its bulk download, and the id in
-# them (the group "id"). Canvas ("Download Submissions"): one file per
-# student, "<lastnamefirstname>_<user id>_<attachment id>_<file name>", with
-# "LATE_" after the name for a late one: `canvas` takes the name part (the
-# course's roster then holds that), `canvas-user-id` the Canvas user id
-# (Canvas's gradebook calls it "ID": export --to canvas --id-field ID).
-# Moodle ("Download all submissions", in folders): one folder per student,
-# "<Full Name>_<participant id>_assignsubmission_file_", holding the file
-# handed in: `moodle` takes the full name, `moodle-participant` the number.
+# The id (group "id") in the entry names of an LMS's bulk download.
+# Canvas: "<lastnamefirstname>_[LATE_]<user id>_<attachment id>_<file>";
+# `canvas-user-id` is Canvas's gradebook "ID" (export --to canvas --id-field ID).
+# Moodle: a folder per student, "<Full Name>_<participant id>_assignsubmission_file_".
 ID_PATTERNS = {
     "canvas": r"^(?P<id>[^_]+)_(?:[Ll][Aa][Tt][Ee]_)?\d+_\d+_",
     "canvas-user-id": r"^[^_]+_(?:[Ll][Aa][Tt][Ee]_)?(?P<id>\d+)_\d+_",
@@ -137,11 +127,6 @@ def split_suffix(name):
         if lower.endswith(suffix) and len(name) > len(suffix):
             return name[: -len(suffix)], kind
     return name, None
-
-
-def student_id(name):
-    """(id, kind) of an archive's name; kind None for any other name."""
-    return split_suffix(name)
 
 
 def _unsupported_stem(raw):

@@ -5,22 +5,13 @@ one timeline, from the graders' results (cuda-labs-results/5 or later).
     python3 grader/batch/timeline.py RESULTS.json...
     python3 grader/batch/timeline.py --student OUT ID
 
-The batch runs a student's lab graders side by side on one GPU (gpu_share.h)
-and keeps each lab's raw results as OUT/students/<id>/<lab>/grader.json.
-Each results file says when its runner started ("started_at", Unix time)
-and, per test, when its process started and ended and when it first held
-the GPU alone ("started_s", "ended_s", "alone_from_s": seconds after the
-runner's start). Shifting every lab by its "started_at" puts them on one
-clock, counted from the earliest start.
-
-The time some test held the GPU alone is the union of the intervals
-[alone_from_s, alone_from_s + gpu_alone_s]: a test that measured twice
-(claiming the GPU, sharing it again, claiming it again) is drawn as one
-interval of its total, from its first claim. None of this is scored: it is
-for instructors and developers reading where the time goes.
-
-Standard library only, like the rest of grader/batch; it imports nothing
-of the batch, so it runs as a script from anywhere."""
+Each results file (OUT/students/<id>/<lab>/grader.json) says when its
+runner started ("started_at", Unix time) and, per test, when it started,
+ended and first held the GPU alone ("started_s", "ended_s", "alone_from_s":
+seconds after the runner's start); shifting each lab by its "started_at"
+puts them on one clock. A test that measured alone more than once is drawn
+as one interval of its total, from its first claim. Nothing here is
+scored. It imports nothing of the batch, so it runs as a script anywhere."""
 import argparse
 import glob
 import json

@@ -1,20 +1,18 @@
 """The graders' user ids: a pool of numeric uids, so that no two graders
 running at once share one.
 
-Why: RLIMIT_NPROC counts every task of a uid machine-wide, so graders that
-all ran as `nobody` shared one process budget, and one student's fork
-flood made honest neighbours' tests fail to start (50, 45 and 10 points of
-55 in a red team's runs). With a uid of its own, a lab's processes count
-only against its own limit, can signal nobody else's, and are found and
-killed by uid when the lab ends, whatever they did to escape.
+Why: RLIMIT_NPROC counts every task of a uid machine-wide, so graders
+sharing `nobody` shared one process budget, and one student's fork flood
+made honest neighbours' tests fail to start. With a uid of its own, a
+lab's processes count only against its own limit, can signal nobody
+else's, and are found and killed by uid when the lab ends.
 
-Layout: the batch grades up to --jobs students at once, each in a student
-slot; every lab of a slot has a pair of uids: the first builds and runs
-the lab's runner, the second is kept for the runner's test programs (the
-runner boundary: a test program that cannot read, signal or ptrace its
-runner needs another uid). Numeric uids need no passwd entry (setpriv
-takes them as they are). The range is --uid-base upwards; at start no
-process and no file in the places graders write may belong to it."""
+Layout: up to --jobs student slots; every lab of a slot has a pair of
+uids: the first builds and runs the lab's runner, the second runs the
+runner's test programs (the runner boundary: a test program must not read,
+signal or ptrace its runner). Numeric uids need no passwd entry (setpriv).
+The range is --uid-base upwards; at start no process and no file in the
+places graders write may belong to it."""
 import fcntl
 import os
 import signal

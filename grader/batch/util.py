@@ -36,6 +36,12 @@ def id_key(sid):
     return nfc(nfc(sid).casefold()).strip()
 
 
+def fmt(x):
+    """A number as every output prints it: rounded to 2 decimals, none when whole."""
+    x = round(float(x), 2)
+    return str(int(x)) if x.is_integer() else f"{x:.2f}"
+
+
 def write_atomic(path, data):
     """Writes bytes or text to a temporary file beside `path` and renames it
     into place, so a reader (or a batch killed half-way) never sees half a

@@ -25,6 +25,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from .util import fmt
+
 COURSE_FILE = os.path.join("grader", "course.json")
 BONUS_RULE = "bonus: extra credit, never in a lab's score nor in the total"
 
@@ -87,13 +89,8 @@ def statement(labs_info):
     """The gradebook's line on how its totals are made."""
     if not any(i.weight is not None for i in labs_info):
         return f"each lab counts its own points; {BONUS_RULE}"
-    parts = [f"{i.name} {_num(i.possible)} points -> {_num(worth(i))}" for i in labs_info]
+    parts = [f"{i.name} {fmt(i.possible)} points -> {fmt(worth(i))}" for i in labs_info]
     return "weights (course file): " + ", ".join(parts) + f"; {BONUS_RULE} (scaled alike)"
-
-
-def _num(x):
-    x = round(float(x), 2)
-    return str(int(x)) if x.is_integer() else f"{x:.2f}"
 
 
 @dataclass

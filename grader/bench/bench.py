@@ -5,13 +5,11 @@ on this GPU into one result file.
     bench.py --bin build/bin --out build/results [--lab 4 ...] [--runs 11] [--seed 2024]
     bench.py --check-gpu        (exit 1, with one line, where there is no GPU)
 
-Runs each lab's kernel driver in its bench mode, `BIN/labN_kernels_solution
-bench` (grader/driver/kernel_bench.h: the graders' timing routine over the
-rows of the lab's kernel table, JSON lines; labN_kernels, the student's own
-code, where a copy has no solutions/), with a progress bar on stderr,
-merges their lines into OUT/bench-<gpu>.json (schema: results_file.py) and
-prints a summary table. The labs are those whose driver is in BIN. With
---lab, the other labs' results already in that file are kept. Lab 6's
+Runs each lab's kernel driver whose program is in BIN in its bench mode,
+`BIN/labN_kernels_solution bench` (kernel_bench.h: the graders' timing over
+the lab's kernel table, JSON lines; labN_kernels where a copy has no
+solutions/), merges their lines into OUT/bench-<gpu>.json (results_file.py)
+and prints a summary. With --lab, the other labs' results are kept. Lab 6's
 timeline comes from lab6_timeline(_solution).
 """
 import argparse

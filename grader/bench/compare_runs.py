@@ -3,18 +3,14 @@ the bench repeatable, and did any row come out faster than its ceiling?
 
     python3 grader/bench/compare_runs.py FIRST.json SECOND.json
 
-Run `make bench` twice in a row and keep both files (the second overwrites
-build/results/bench-<gpu>.json, so copy the first away). The check:
+Run `make bench` twice in a row, copying the first file away. The check:
 
-  - no row above its ceiling: a kernel or baseline faster than cudaMemcpy
-    or cuBLAS on the same work (pct_of_ceiling > 100) is listed. A ceiling
-    that is no hard limit (results_file.is_limit: shorter than SHORT_MS,
-    or over PCIe) holds no row (a file written before that rule may still
-    give a share above it);
-  - rows of 0.1 ms or more agree: their median times differ by at most 3%
-    between the runs. Shorter rows carry the launch's own jitter, and rows
-    that move data across PCIe (PCIE_BOUND_LABS) depend on the host's bus
-    and memory, not on the GPU alone: both are left out of this rule;
+  - no row above its ceiling (pct_of_ceiling > 100: faster than cudaMemcpy
+    or cuBLAS on the same work); a ceiling that is no hard limit
+    (results_file.is_limit) holds no row;
+  - rows of 0.1 ms or more agree within 3% (median). Shorter rows carry the
+    launch's jitter, and PCIe rows (PCIE_BOUND_LABS) depend on the host:
+    both are left out of this rule;
   - both files have the same rows, from the same GPU.
 
 Exit status 0 when everything holds, 1 when something does not (each

@@ -12,18 +12,17 @@ A result: lab, problem, size, x, work, unit ("GB/s" or "GFLOP/s"), kernel,
 label, role (baseline, kernel, ceiling), baseline, ceiling, median_ms,
 min_ms, max_ms, runs, rate (in unit), speedup (over the baseline,
 interleaved: the graders' ratio), pct_of_ceiling (none where a row beats
-a ceiling that is no limit: is_limit), verified; on a ceiling row,
-limit (whether it is a hard limit, in files written since 2026-11-27);
-and, in files
-written since the clock rules (bench_rules.h), spread (max_ms / min_ms),
-steady (within the spread limit), tries (measurements made) and
-settle_runs (warm-up runs until the time settled).
+a ceiling that is no limit: is_limit), verified; on a ceiling row, limit
+(whether it is a hard limit; newer files only); and in files written under
+the clock rules (bench_rules.h): spread (max_ms / min_ms), steady, tries
+and settle_runs.
 
 A quantity name (handouts): labN.PROBLEM.SIZE.KERNEL.FIELD, e.g.
 lab2.matmul.2048.naive.tflops, where FIELD is median_ms, min_ms, max_ms,
 rate, gflops, tflops, gbps, speedup or pct_of_ceiling; SIZE with "^"
-written "p" and "+" written "plus" (lab5.sum.2p27..., lab1.grid_stride.2p22plus3...); and gpu (the short name, "H100"),
-gpu.name, date, cuda, driver, ceiling.memcpy_gbps, ceiling.cublas_tflops.
+written "p" and "+" written "plus" (lab5.sum.2p27..., lab1.grid_stride.2p22plus3...);
+and gpu (the short name, "H100"), gpu.name, date, cuda, driver,
+ceiling.memcpy_gbps, ceiling.cublas_tflops.
 """
 import csv
 import json
