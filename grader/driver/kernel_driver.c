@@ -273,8 +273,9 @@ static int run_race(const kernel_table *t, const char *text, const char *rows, i
 
 static const char *mode_words(unsigned modes, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s", modes & KERNEL_TIME ? "time " : "",
-             modes & KERNEL_PROFILE ? "profile " : "", modes & KERNEL_RACE ? "race" : "");
+    snprintf(buf, len, "%s%s%s%s", modes & KERNEL_TIME ? "time " : "",
+             modes & KERNEL_PROFILE ? "profile " : "", modes & KERNEL_RACE ? "race " : "",
+             modes & KERNEL_TIMELINE ? "timeline" : "");
     return buf;
 }
 

@@ -6,8 +6,9 @@
  * student's host output is checked against the serial pipeline's. The
  * profile row runs the pipeline once with the sizes given
  * (n x streams x chunks x work), so Nsight Compute can measure each of its
- * kernels; it cannot show the overlap itself: for the timeline, run the
- * same program under Nsight Systems
+ * kernels; it cannot show the overlap itself: make plot-lab6 records the
+ * timeline rows (serial and streamed) with CUPTI (lab6_timeline.c), or run
+ * this program under Nsight Systems
  * (nsys profile --trace=cuda build/bin/lab6_kernels profile). */
 #include <math.h>
 #include <stdio.h>
@@ -105,7 +106,7 @@ static kernel_tolerance twice_the_graders(const kernel_size size)
 #define BENCH(role, key, label) .bench = {PIPELINE, KERNEL_BENCH_##role, key, label}
 
 static const kernel_row ROWS[LAB6_ROW_COUNT] = {
-    [LAB6_ROW_SERIAL] = {.name = "serial pipeline", .launch = serial,
+    [LAB6_ROW_SERIAL] = {.name = "serial pipeline", .launch = serial, .modes = KERNEL_TIMELINE,
                          .yardstick = LAB6_ROW_SERIAL, .bytes = both_copies,
                          BENCH(BASELINE, "serial",
                                "serial: one copy in, one kernel, one copy out (grader's)")},
@@ -113,7 +114,7 @@ static const kernel_row ROWS[LAB6_ROW_COUNT] = {
      * work the speed checks measure on the machine (lab6_speed_checks.c). */
     [LAB6_ROW_STREAMED] = {.name = "pipeline, " NUMBER_TEXT(LAB6_SPEED_STREAMS) " streams x "
                                    NUMBER_TEXT(LAB6_SPEED_CHUNKS) " chunks", .launch = streamed,
-                           .modes = KERNEL_TIME, .yardstick = LAB6_ROW_SERIAL,
+                           .modes = KERNEL_TIME | KERNEL_TIMELINE, .yardstick = LAB6_ROW_SERIAL,
                            .bytes = both_copies, .want = KERNEL_WANT_YARDSTICK,
                            .tolerance = twice_the_graders,
                            .graded_size = {LAB6_SPEED_N, LAB6_SPEED_STREAMS, LAB6_SPEED_CHUNKS},
@@ -167,9 +168,13 @@ static void bench_balance(kernel_problem *p)
 static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
 {
     int n = (int)size[0];
-    int streams = mode == KERNEL_PROFILE ? (int)size[1] : LAB6_SPEED_STREAMS;
-    const char *program = mode == KERNEL_PROFILE ? "lab6_profile"
-                          : mode == KERNEL_BENCH ? "lab6_kernels bench" : "make time-lab6";
+    /* Profile and timeline take the whole pipeline's shape from the size. */
+    int shaped = mode == KERNEL_PROFILE || mode == KERNEL_TIMELINE;
+    int streams = shaped ? (int)size[1] : LAB6_SPEED_STREAMS;
+    const char *program = mode == KERNEL_PROFILE    ? "lab6_profile"
+                          : mode == KERNEL_TIMELINE ? "make plot-lab6"
+                          : mode == KERNEL_BENCH    ? "lab6_kernels bench"
+                                                    : "make time-lab6";
     p->args.size[0] = n;
     p->args.size[1] = streams;
     lab6_pipeline *pipe = NULL;
@@ -193,11 +198,12 @@ static int setup(kernel_mode mode, const kernel_size size, kernel_problem *p)
     }
     for (int i = 0; i < n; ++i)
         host_in[i] = (float)(i % 1000) * 0.001f;
-    if (mode == KERNEL_PROFILE) {
+    if (shaped) {
         call.chunks = (int)size[2];
         call.work = (int)size[3];
-        return 1;
     }
+    if (mode == KERNEL_PROFILE)
+        return 1; /* only the student's pipeline is profiled */
     size_t bytes = (size_t)n * sizeof(float);
     if (cudaMallocHost((void **)&call.host_out, bytes) != cudaSuccess ||
         cudaMalloc((void **)&call.dev_in, bytes) != cudaSuccess ||

@@ -1,29 +1,27 @@
-/* make plot-lab6: what the GPU did during one serial and one streamed run,
- * as CSV for grader/lab6/plot_timeline.py.
+/* make plot-lab6: what the GPU did during each timeline row of lab 6's
+ * kernel table (lab6_kernels.c: the grader's serial pipeline and yours),
+ * as CSV for grader/lab6/plot_timeline.py and make bench.
  *
- *   lab6_timeline OUT.csv [n] [streams] [chunks] [work]
+ *   lab6_timeline OUT.csv [SIZE]     SIZE: n x streams x chunks x work,
+ *                                    as make profile-lab6 takes it
  *
- * Rows: run (serial or streamed), stream (0, 1, ... in order of first
- * appearance within the run), stage (H2D, kernel, D2H), start and end in
- * microseconds from the run's first operation. Defaults: 2^24 floats, 8
- * streams, 32 chunks, work 1024. The serial run is the grader's own (one
- * copy in, one kernel, one copy out, default stream); the streamed one is
- * yours. */
+ * The table's setup makes the problem, as for every other program that
+ * reads it. The default size is the picture's, not the graded one: 2^24
+ * floats in 8 streams x 32 chunks keeps each operation wide enough to see.
+ * Rows: run (the row's bench key: serial, streamed), stream (0, 1, ... in
+ * order of first appearance within the run), stage (H2D, kernel, D2H),
+ * start and end in microseconds from the run's first operation. */
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include <cuda_runtime_api.h>
 
 #include "activity_recorder.h"
-#include "cuda_check.h"
 #include "device_info.h"
-#include "lab6.h"
-#include "lab6_baselines.h"
+#include "kernel_table.h"
+#include "lab_status.h"
 
-static int arg_or(int argc, char **argv, int i, int fallback)
-{
-    return argc > i ? atoi(argv[i]) : fallback;
-}
+static const char PICTURE_SIZE[] = "16777216x8x32x1024";
 
 static void write_run(FILE *out, const char *run, const activity_log *log)
 {
@@ -50,51 +48,41 @@ static void write_run(FILE *out, const char *run, const activity_log *log)
     }
 }
 
-static int record(const char *what, activity_log *log, lab_status (*issue)(void *), void *ctx)
+/* One run of `row`, recorded into `log`: 0, or 1 after saying why not. */
+static int record(const kernel_row *row, const kernel_args *args, activity_log *log)
 {
     char why[512];
     if (activity_start(why, sizeof why) != 0) {
         fprintf(stderr, "lab6_timeline: cannot record the GPU: %s\n", why);
         return 1;
     }
-    lab_status status = issue(ctx);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    int status = row->launch(args);
+    cudaError_t synced = cudaDeviceSynchronize();
     activity_stop(log);
-    if (status != LAB_OK) {
-        fprintf(stderr, "lab6_timeline: the %s run failed: %s\n", what, lab_last_error());
+    if (status != LAB_OK || synced != cudaSuccess) {
+        fprintf(stderr, "lab6_timeline: the %s run failed: %s\n", row->name,
+                status != LAB_OK ? lab_last_error() : cudaGetErrorString(synced));
+        activity_log_free(log);
         return 1;
     }
     return 0;
 }
 
-typedef struct {
-    lab6_pipeline *p;
-    float *d_in, *d_out, *h_serial_out;
-    int n, chunks, work;
-} runs;
-
-static lab_status serial(void *ctx)
-{
-    runs *r = ctx;
-    return lab6_serial_pipeline(lab6_pipeline_host_input(r->p), r->h_serial_out, r->d_in,
-                                r->d_out, r->n, r->work);
-}
-
-static lab_status streamed(void *ctx)
-{
-    runs *r = ctx;
-    return lab6_pipeline_run(r->p, r->n, r->chunks, r->work, LAB6_DEPTH_FIRST);
-}
-
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s OUT.csv [n] [streams] [chunks] [work]\n", argv[0]);
+    const kernel_table *t = &lab_kernel_table;
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: %s OUT.csv [SIZE]   (SIZE: n x streams x chunks x work, "
+                        "default %s)\n", argv[0], PICTURE_SIZE);
         return 2;
     }
-    runs r = {.n = arg_or(argc, argv, 2, 1 << 24), .chunks = arg_or(argc, argv, 4, 32),
-              .work = arg_or(argc, argv, 5, 1024)};
-    int streams = arg_or(argc, argv, 3, 8);
+    kernel_size size;
+    const char *text = argc == 3 ? argv[2] : PICTURE_SIZE;
+    if (!kernel_size_parse(text, t->profile.dims, t->profile.max_each, size)) {
+        fprintf(stderr, "lab6_timeline: SIZE=%s: give %d numbers joined by 'x', each 1..%ld\n",
+                text, t->profile.dims, t->profile.max_each);
+        return 2;
+    }
     /* Without a GPU every CUDA call fails, and the first is the student's
      * cudaMallocHost: say what is missing, not which TODO failed. Like make
      * time-lab6, this is not a failure: no file, exit 0 (the Makefile
@@ -104,54 +92,43 @@ int main(int argc, char **argv)
                "recorded).\n");
         return 0;
     }
-    lab_status created = lab6_pipeline_create(&r.p, r.n, streams);
-    if (created != LAB_OK) {
-        fprintf(stderr, "lab6_timeline: lab6_pipeline_create returned %s: %s (TODO(6.2), "
-                        "(6.3)); run make check-lab6\n",
-                lab_status_name(created), lab_last_error());
+    kernel_problem p;
+    memset(&p, 0, sizeof p);
+    if (!t->setup(KERNEL_TIMELINE, size, &p))
         return 1;
+    /* Each row twice, the first recording thrown away: module loading,
+     * first touches and whatever CUPTI does when it starts recording stay
+     * out of the picture. (After an unrecorded warm-up only, the recorded
+     * streamed run's first kernel started 0.85 ms late on an H100.) */
+    activity_log logs[8];
+    const kernel_row *rows[8];
+    int count = 0, failed = 0;
+    for (int i = 0; i < t->count && count < 8 && !failed; ++i) {
+        if (!(t->rows[i].modes & KERNEL_TIMELINE))
+            continue;
+        rows[count] = &t->rows[i];
+        activity_log warm_up;
+        failed = record(rows[count], &p.args, &warm_up);
+        if (!failed) {
+            activity_log_free(&warm_up);
+            failed = record(rows[count], &p.args, &logs[count]);
+            count += !failed;
+        }
     }
-    /* A skeleton's create succeeds without buffers (as make time-lab6 says). */
-    if (!lab6_pipeline_host_input(r.p) || !lab6_pipeline_host_output(r.p)) {
-        fprintf(stderr, "lab6_timeline: lab6_pipeline_create returned LAB_OK without its pinned "
-                        "host buffers (TODO(6.2)); run make check-lab6\n");
-        return 1;
-    }
-    size_t bytes = (size_t)r.n * sizeof(float);
-    CUDA_CHECK(cudaMalloc((void **)&r.d_in, bytes));
-    CUDA_CHECK(cudaMalloc((void **)&r.d_out, bytes));
-    CUDA_CHECK(cudaMallocHost((void **)&r.h_serial_out, bytes));
-    float *in = lab6_pipeline_host_input(r.p);
-    for (int i = 0; i < r.n; ++i)
-        in[i] = (float)(i % 2001) / 1000.0f - 1.0f;
-    /* Warm-up, recorded and thrown away: module loading, first touches and
-     * whatever CUPTI does when it starts recording stay out of the
-     * pictures. (After an unrecorded warm-up only, the recorded streamed
-     * run's first kernel started 0.85 ms late on an H100.) */
-    activity_log serial_log, streamed_log;
-    if (record("serial warm-up", &serial_log, serial, &r) ||
-        record("streamed warm-up", &streamed_log, streamed, &r))
-        return 1;
-    activity_log_free(&serial_log);
-    activity_log_free(&streamed_log);
-    if (record("serial", &serial_log, serial, &r) || record("streamed", &streamed_log, streamed, &r))
-        return 1;
-    FILE *out = fopen(argv[1], "w");
-    if (!out) {
+    FILE *out = failed ? NULL : fopen(argv[1], "w");
+    if (!failed && !out)
         perror(argv[1]);
-        return 1;
+    if (out) {
+        fprintf(out, "run,stream,stage,start_us,end_us\n");
+        for (int r = 0; r < count; ++r)
+            write_run(out, rows[r]->bench.key, &logs[r]);
+        fclose(out);
+        printf("wrote %s (%ld floats, %ld streams, %ld chunks, work %ld)\n", argv[1], size[0],
+               size[1], size[2], size[3]);
     }
-    fprintf(out, "run,stream,stage,start_us,end_us\n");
-    write_run(out, "serial", &serial_log);
-    write_run(out, "streamed", &streamed_log);
-    fclose(out);
-    activity_log_free(&serial_log);
-    activity_log_free(&streamed_log);
-    CUDA_CHECK(cudaFree(r.d_in));
-    CUDA_CHECK(cudaFree(r.d_out));
-    CUDA_CHECK(cudaFreeHost(r.h_serial_out));
-    lab6_pipeline_destroy(r.p);
-    printf("wrote %s (%d floats, %d streams, %d chunks, work %d)\n", argv[1], r.n, streams,
-           r.chunks, r.work);
-    return 0;
+    for (int r = 0; r < count; ++r)
+        activity_log_free(&logs[r]);
+    if (t->teardown)
+        t->teardown(&p);
+    return out ? 0 : 1;
 }

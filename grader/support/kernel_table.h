@@ -22,9 +22,10 @@ typedef enum {
     KERNEL_TIME = 1,    /* make time-labN: against its yardstick, checked after */
     KERNEL_PROFILE = 2, /* make profile-labN: once, for Nsight Compute */
     KERNEL_RACE = 4,    /* the race runner: once, small, under racecheck */
-    KERNEL_BENCH = 8    /* make bench: against its problem's baseline, beside its ceiling;
+    KERNEL_BENCH = 8,   /* make bench: against its problem's baseline, beside its ceiling;
                          * not a row's mode (its `bench` says where it stands), only a
                          * setup's */
+    KERNEL_TIMELINE = 16 /* make plot-lab6: once, recorded by CUPTI (lab6_timeline.c) */
 } kernel_mode;
 
 /* A problem size in the lab's own terms (W x H, R x C, M x N x K, N, or
@@ -98,7 +99,7 @@ enum { KERNEL_REFERENCES = 3 };
 typedef struct {
     const char *name;           /* "lab4_transpose(smem)" */
     kernel_launch launch;
-    unsigned modes;             /* KERNEL_TIME | KERNEL_PROFILE | KERNEL_RACE */
+    unsigned modes;             /* KERNEL_TIME | KERNEL_PROFILE | KERNEL_RACE | KERNEL_TIMELINE */
     int yardstick;              /* time: the index of the row it is timed against */
     int extension;              /* 1: may be unwritten; not run is then no failure */
     kernel_work bytes;          /* per launch, for GB/s (NULL: not shown) */
