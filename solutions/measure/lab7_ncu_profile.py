@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lab 7 under Nsight Compute, per stage: shared-memory loads per FFMA and bank conflicts.
 
-    lab7_ncu_profile.py build/bin/lab7_profile_solution [size] > h100-lab7-profile.txt
+    lab7_ncu_profile.py build/bin/lab7_kernels_solution profile [size] > h100-lab7-profile.txt
 
 Runs lab 7's profiling runner (lab 3's tiled kernel, the four stages of
 lab7_sgemm and cuBLAS FP32, each once, at size^3, default 4096: the lab's
@@ -25,7 +25,8 @@ import sys
 import tempfile
 
 # make profile-labN's ncu helpers (the CSV parser, kernel names).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grader",
+                                "tools"))
 import ncu_profile  # noqa: E402
 
 # (metric, short column name, required). Counts are summed over the kernel.
