@@ -10,7 +10,10 @@ from its "#!" line. Its area is its folder's first two components
 new folder is a new row without any list to edit; the top folders' subtotals
 follow. Lab 8 is set aside: a path containing "lab8" is counted apart and
 left out of the totals, which are the whole tree and the tree outside
-solutions/ (what a maintainer reads beside the reference answers).
+solutions/ (what a maintainer reads beside the reference answers). Each
+total is split into blank lines, comment-only lines and the rest, the code:
+a line comment of the file's kind, a /* */ block or a Python docstring is a
+comment line (a scan of lines, not a parser: close enough for a split).
 
     count_lines.py [--rev REV] [--repo DIR]
 
@@ -28,6 +31,7 @@ BY_SUFFIX = {".c": "C", ".cu": "CUDA", ".cuh": "header", ".h": "header", ".hpp":
              ".sbatch": "shell", ".mk": "Make"}
 BY_NAME = {"CMakeLists.txt": "CMake", "Makefile": "Make", "GNUmakefile": "Make"}
 SET_ASIDE = "lab8"
+C_FAMILY = ("C", "CUDA", "header")
 
 
 def kind_of(path, first_line):
@@ -84,10 +88,33 @@ def lines_in(data):
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
+def blank_and_comment(kind, data):
+    """(blank lines, comment-only lines) of a file of `kind`."""
+    blank = comment = 0
+    closing = None  # the end of the block comment or docstring a line is inside
+    text = data.decode("utf-8", "replace")
+    for line in text.split("\n")[:lines_in(data)]:
+        s = line.strip()
+        if closing:
+            comment += 1
+            closing = None if closing in s else closing
+        elif not s:
+            blank += 1
+        elif s.startswith("//" if kind in C_FAMILY else "#"):
+            comment += 1
+        elif kind in C_FAMILY and s.startswith("/*"):
+            comment += 1
+            closing = None if "*/" in s[2:] else "*/"
+        elif kind == "Python" and s.startswith(('"""', 'r"""')):
+            comment += 1
+            closing = None if s.count('"""') > 1 else '"""'
+    return blank, comment
+
+
 def count(repo, rev):
-    """{area: {kind: [files, lines]}} and the same for what lab 8 holds."""
-    areas = defaultdict(lambda: defaultdict(lambda: [0, 0]))
-    aside = defaultdict(lambda: [0, 0])
+    """{area: {kind: [files, lines, blank, comment]}} and the same for what lab 8 holds."""
+    areas = defaultdict(lambda: defaultdict(lambda: [0, 0, 0, 0]))
+    aside = defaultdict(lambda: [0, 0, 0, 0])
     for path, data in tracked_files(repo, rev):
         kind = kind_of(path, data.split(b"\n", 1)[0])
         if kind is None:
@@ -95,6 +122,9 @@ def count(repo, rev):
         cell = aside[kind] if SET_ASIDE in path else areas[area_of(path)][kind]
         cell[0] += 1
         cell[1] += lines_in(data)
+        blank, comment = blank_and_comment(kind, data)
+        cell[2] += blank
+        cell[3] += comment
     return areas, aside
 
 
@@ -113,20 +143,22 @@ def report(areas, aside, where):
     print(head)
     for area in sorted(areas):
         print(row(area, areas[area], width))
-    tops = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    tops = defaultdict(lambda: defaultdict(lambda: [0, 0, 0, 0]))
     for area, kinds in areas.items():
-        for k, (files, lines) in kinds.items():
+        for k, counts in kinds.items():
             cell = tops[area.split("/")[0] + "/" if "/" in area else area][k]
-            cell[0] += files
-            cell[1] += lines
+            for i, n in enumerate(counts):
+                cell[i] += n
     print(f"\n{'top folder':<{width}}{'files':>7}{'lines':>8}" + "".join(f"{k:>8}" for k in KINDS))
     for top in sorted(tops):
         print(row(top, tops[top], width))
-    total = sum(v[1] for kinds in areas.values() for v in kinds.values())
-    outside = sum(v[1] for a, kinds in areas.items() if not a.startswith("solutions/")
-                  for v in kinds.values())
-    print(f"\nwhole tree, lab 8 aside: {total} lines")
-    print(f"outside solutions/, lab 8 aside: {outside} lines")
+    def total(where):
+        cells = [v for a, kinds in areas.items() if where(a) for v in kinds.values()]
+        lines, blank, comment = (sum(v[i] for v in cells) for i in (1, 2, 3))
+        return (f"{lines} lines ({lines - blank - comment} code, {comment} comment-only, "
+                f"{blank} blank)")
+    print(f"\nwhole tree, lab 8 aside: {total(lambda a: True)}")
+    print(f"outside solutions/, lab 8 aside: {total(lambda a: not a.startswith('solutions/'))}")
     print(f"lab 8 (paths containing \"{SET_ASIDE}\", not in the totals): "
           f"{sum(v[1] for v in aside.values())} lines")
 
