@@ -4,6 +4,7 @@ puts it between <!-- bench-results: labN --> markers)."""
 import glob
 import os
 import re
+import sys
 
 import results_file
 
@@ -116,22 +117,11 @@ def lab_block(lab, bench, source, others, primary):
 # times it; else a FRACTION threshold reads the row's share of its ceiling
 # and any other its speedup over the bench's baseline).
 def read_headlines(root):
-    import configparser
-    found = []
-    for path in glob.glob(os.path.join(root, "grader", "lab*", "lab.ini")):
-        lab = int(re.search(r"lab(\d+)", os.path.basename(os.path.dirname(path))).group(1))
-        parser = configparser.ConfigParser(interpolation=None)
-        parser.read(path, encoding="utf-8")
-        for line in parser.get("lab", "headline", fallback="").splitlines():
-            words = line.split()
-            if not words:
-                continue
-            if len(words) not in (4, 5) or (len(words) == 5 and not words[4].startswith("over=")):
-                raise ValueError(f"{path}: headline '{line}' is not PROBLEM SIZE KERNEL "
-                                 "THRESHOLD [over=KERNEL]")
-            over = words[4][len("over="):] if len(words) == 5 else None
-            found.append((lab, *words[:4], over))
-    return sorted(found, key=lambda h: h[0])
+    """(lab, problem, size, kernel, threshold, over) of every headline, in lab
+    order, as grader/tools/lab_lists.py reads the manifests."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+    import lab_lists
+    return [(lab["number"], *h) for lab in lab_lists.labs(root) for h in lab["headlines"]]
 
 
 def _find(bench, lab, problem, size, kernel):

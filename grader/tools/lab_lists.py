@@ -51,6 +51,15 @@ BEGIN = "<!-- lab-lists: {} -->"
 END = "<!-- /lab-lists -->"
 
 
+def headline(line, where):
+    """A headline line as (problem, size, kernel, threshold, over or None)."""
+    words = line.split()
+    if len(words) not in (4, 5) or (len(words) == 5 and not words[4].startswith("over=")):
+        raise SystemExit(f"lab_lists: {where}: headline '{line.strip()}' is not PROBLEM SIZE "
+                         "KERNEL THRESHOLD [over=KERNEL]")
+    return (*words[:4], words[4][len("over="):] if len(words) == 5 else None)
+
+
 def labs(root):
     """Each lab as a dict: number, folder, handout and its manifest's fields,
     in lab order."""
@@ -70,10 +79,12 @@ def labs(root):
         if "lab" not in parser or "summary" not in parser["lab"]:
             raise SystemExit(f"lab_lists: grader/lab{n}/lab.ini needs a [lab] section with "
                              "a summary")
-        fields = {k: " ".join(v.split()) for k, v in parser["lab"].items()}
-        # headline: the README's "what good looks like" rows
-        # (grader/bench/results_tables.py reads it).
-        unknown = set(fields) - {"summary", "status", "yardstick", "headline"}
+        fields = {k: " ".join(v.split()) for k, v in parser["lab"].items() if k != "headline"}
+        # headline: the README's "what good looks like" rows, one a line
+        # (grader/bench/results_tables.py's read_headlines).
+        fields["headlines"] = [headline(line, manifest) for line in
+                               parser["lab"].get("headline", "").splitlines() if line.strip()]
+        unknown = set(parser["lab"]) - {"summary", "status", "yardstick", "headline"}
         if unknown:
             raise SystemExit(f"lab_lists: grader/lab{n}/lab.ini: unknown field(s) "
                              f"{', '.join(sorted(unknown))}")
