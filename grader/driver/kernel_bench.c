@@ -45,7 +45,7 @@ typedef struct {
      * is no error of the bench. */
     unsigned optional_kernels;
     bench_entry ceiling;    /* launch NULL: none */
-    const char *ceiling_name; /* "memcpy_d2d", "cublas_fp32", ... */
+    const char *ceiling_name; /* "memcpy_d2d", "cublas_fp32", ...; NULL: none */
     int over_bus;           /* kernel_bench_problem's */
     /* The output every entry writes, compared with the baseline's (NULL: not
      * compared, e.g. host memory). */
@@ -160,14 +160,17 @@ typedef struct {
     int settle_runs, tries, steady;
 } measured;
 
-/* verified: 1 right, 0 wrong, -1 not compared. speedup < 0: not timed
- * against the baseline (the ceiling). */
-static void print_result(const bench_problem *p, const bench_entry *e, bench_role role,
-                         const measured *m, double speedup, int verified,
-                         const bench_options *o)
+static double rate_of(const bench_problem *p, const stats_summary *ms)
 {
-    const stats_summary *ms = &m->ms;
-    printf("{\"type\":\"result\",\"lab\":%d,\"problem\":", p->lab);
+    return ms->median > 0 ? p->work / (ms->median * 1e6) : 0.0; /* per ms -> G per s */
+}
+
+/* The keys of one point that no measurement changes, as a result line and
+ * --dry-run's line both begin. */
+static void print_point(const char *type, const bench_problem *p, const bench_entry *e,
+                        bench_role role)
+{
+    printf("{\"type\":\"%s\",\"lab\":%d,\"problem\":", type, p->lab);
     print_json_string(p->problem);
     printf(",\"size\":");
     print_json_string(p->size);
@@ -180,9 +183,19 @@ static void print_result(const bench_problem *p, const bench_entry *e, bench_rol
     printf(",\"role\":\"%s\",\"baseline\":", ROLE_NAMES[role]);
     print_json_string(p->baseline.name);
     printf(",\"ceiling\":");
-    print_json_string(p->ceiling.launch ? p->ceiling_name : "");
+    print_json_string(p->ceiling_name ? p->ceiling_name : "");
+}
+
+/* verified: 1 right, 0 wrong, -1 not compared. speedup < 0: not timed
+ * against the baseline (the ceiling). */
+static void print_result(const bench_problem *p, const bench_entry *e, bench_role role,
+                         const measured *m, double speedup, int verified,
+                         const bench_options *o)
+{
+    const stats_summary *ms = &m->ms;
+    print_point("result", p, e, role);
     printf(",\"median_ms\":%.6g,\"min_ms\":%.6g,\"max_ms\":%.6g,\"runs\":%d,\"rate\":%.6g",
-           ms->median, ms->min, ms->max, (int)ms->count, p->work / (ms->median * 1e6) /* per ms -> G per s */);
+           ms->median, ms->min, ms->max, (int)ms->count, rate_of(p, ms));
     if (speedup >= 0)
         printf(",\"speedup\":%.6g", speedup);
     if (role == BENCH_CEILING) /* whether rows are held to it (bench_rules.h) */
@@ -277,11 +290,6 @@ static int measure_alone(const bench_problem *p, const bench_entry *e, const ben
 {
     timing_ab_result r;
     return measure_steadily(p, e, NULL, o, &r, out, NULL);
-}
-
-static double rate_of(const bench_problem *p, const stats_summary *ms)
-{
-    return ms->median > 0 ? p->work / (ms->median * 1e6) : 0.0;
 }
 
 static int above_ceiling(const bench_problem *p, const measured *kernel, const measured *ceiling)
@@ -428,6 +436,27 @@ static bench_entry entry_of(const kernel_row *row, kernel_call *call)
     return (bench_entry){row->bench.key, row->bench.label, kernel_call_launch, call};
 }
 
+/* Problem b at its size s as its result lines name it, the work per launch
+ * from `size` (the setup's where there is one); the entries have no call
+ * yet. */
+static bench_problem problem_at(const kernel_table *t, int b, int s, const kernel_row *baseline,
+                                const kernel_row *ceiling, const long *size)
+{
+    const kernel_bench_problem *bp = &t->bench[b];
+    int flops = baseline->flops != NULL;
+    bench_problem p = {
+        .lab = atoi(t->lab + 3), .problem = bp->problem, .size = bp->sizes[s].name,
+        .x = (double)bp->sizes[s].size[0],
+        .work = flops ? kernel_row_flops(baseline, size) : kernel_row_bytes(baseline, size),
+        .unit = flops ? "GFLOP/s" : "GB/s", .over_bus = bp->over_bus,
+        .baseline = entry_of(baseline, NULL)};
+    if (ceiling) {
+        p.ceiling = entry_of(ceiling, NULL);
+        p.ceiling_name = ceiling->bench.ceiling;
+    }
+    return p;
+}
+
 /* --dry-run: one line per result the bench would print, with the keys
  * that do not depend on a measurement, in the same order (a setup's
  * ceiling label, lab 6's, is the row's here). The course's tests compare
@@ -435,40 +464,28 @@ static bench_entry entry_of(const kernel_row *row, kernel_call *call)
 static void dry_run(const kernel_table *t)
 {
     for (int b = 0; b < t->bench_count; ++b) {
-        const kernel_bench_problem *bp = &t->bench[b];
         const kernel_row *baseline = first_row(t, b, KERNEL_BENCH_BASELINE),
                          *ceiling = ceiling_row(t, b), *rows[MAX_KERNELS + 2];
+        if (!baseline)
+            continue;
         int count = kernel_rows(t, b, rows);
-        const char *roles[MAX_KERNELS + 2];
+        bench_role roles[MAX_KERNELS + 2];
         for (int k = 0; k < count; ++k)
-            roles[k] = "kernel";
-        roles[count] = "baseline";
+            roles[k] = BENCH_KERNEL;
+        roles[count] = BENCH_BASELINE;
         rows[count++] = baseline;
         if (ceiling) {
-            roles[count] = "ceiling";
+            roles[count] = BENCH_CEILING;
             rows[count++] = ceiling;
         }
-        for (int s = 0; s < size_count(bp); ++s)
-            for (int k = 0; k < count && baseline; ++k) {
-                const long *size = bp->sizes[s].size;
-                int flops = baseline->flops != NULL;
-                printf("{\"type\":\"dry_run\",\"lab\":%d,\"problem\":", atoi(t->lab + 3));
-                print_json_string(bp->problem);
-                printf(",\"size\":");
-                print_json_string(bp->sizes[s].name);
-                printf(",\"x\":%.17g,\"work\":%.17g,\"unit\":\"%s\",\"kernel\":",
-                       (double)size[0], flops ? kernel_row_flops(baseline, size)
-                                              : kernel_row_bytes(baseline, size),
-                       flops ? "GFLOP/s" : "GB/s");
-                print_json_string(rows[k]->bench.key);
-                printf(",\"label\":");
-                print_json_string(rows[k]->bench.label);
-                printf(",\"role\":\"%s\",\"baseline\":", roles[k]);
-                print_json_string(baseline->bench.key);
-                printf(",\"ceiling\":");
-                print_json_string(ceiling ? ceiling->bench.ceiling : "");
+        for (int s = 0; s < size_count(&t->bench[b]); ++s) {
+            bench_problem p = problem_at(t, b, s, baseline, ceiling, t->bench[b].sizes[s].size);
+            for (int k = 0; k < count; ++k) {
+                bench_entry e = entry_of(rows[k], NULL);
+                print_point("dry_run", &p, &e, roles[k]);
                 printf(",\"optional\":%s}\n", rows[k]->bench.optional ? "true" : "false");
             }
+        }
     }
 }
 
@@ -505,24 +522,21 @@ static int bench_size(const kernel_table *t, int b, int s, const bench_options *
             kernels[k] = entry_of(rows[k], &calls[k]);
             optional |= rows[k]->bench.optional ? 1u << k : 0u;
         }
-        int flops = baseline->flops != NULL;
         kernel_tolerance tol = bp->tolerance ? bp->tolerance(p.args.size)
                                              : (kernel_tolerance){0.0, 0.0};
-        bench_problem problem = {
-            .lab = lab, .problem = bp->problem, .size = size->name, .x = (double)size->size[0],
-            .work = flops ? kernel_row_flops(baseline, p.args.size)
-                          : kernel_row_bytes(baseline, p.args.size),
-            .unit = flops ? "GFLOP/s" : "GB/s",
-            .baseline = entry_of(baseline, &base),
-            .kernels = kernels, .kernel_count = count, .optional_kernels = optional,
-            .over_bus = bp->over_bus,
-            .out = bp->compared ? p.args.out : NULL, .out_count = p.checked,
-            .atol = tol.atol, .rtol = tol.rtol};
+        bench_problem problem = problem_at(t, b, s, baseline, ceiling, p.args.size);
+        problem.baseline.ctx = &base;
+        problem.kernels = kernels;
+        problem.kernel_count = count;
+        problem.optional_kernels = optional;
+        problem.out = bp->compared ? p.args.out : NULL;
+        problem.out_count = p.checked;
+        problem.atol = tol.atol;
+        problem.rtol = tol.rtol;
         if (ceiling) {
-            problem.ceiling = entry_of(ceiling, &top);
+            problem.ceiling.ctx = &top;
             if (p.ceiling_label)
                 problem.ceiling.label = p.ceiling_label;
-            problem.ceiling_name = ceiling->bench.ceiling;
         }
         status = bench_run(&problem, o);
     }
